@@ -1,0 +1,71 @@
+/// `gitjournal rebuild`: recomputes and rewrites the files of any days.
+struct RebuildCommand: Command {
+  static let spec = CommandSpec(
+    name: "rebuild", abstract: "Rewrite the journal files of one or more days from your repositories.",
+    usage: "rebuild [<day>...] [--since <day>] [--until <day>] [--all-authors] [--no-narrative]",
+    options: [
+      OptionSpec(name: "since", abstract: "First day of a range.", valueName: "day"),
+      OptionSpec(name: "until", abstract: "Last day of a range.", valueName: "day", defaultValue: "today"),
+      OptionSpec(name: "all-authors", abstract: "Count everyone's commits, not only yours."),
+      OptionSpec(name: "no-narrative", abstract: "Write the facts only; ask no language model."),
+    ],
+    discussion: """
+      A day is YYYY-MM-DD, today, yesterday or -N (N days ago); with no day, today. Each repository is read \
+      once for all the days. Your own text in the files is kept; one line is printed per file written.
+      """,
+    examples: ["gitjournal rebuild", "gitjournal rebuild --since 2026-11-01", "gitjournal rebuild yesterday -2"])
+
+  let dayArguments: [String]
+  let since: String?
+  let until: String?
+  let allAuthors: Bool
+
+  init(_ arguments: ParsedArguments) throws(UsageError) {
+    dayArguments = arguments.positionals
+    since = arguments.value("since")
+    until = arguments.value("until")
+    allAuthors = arguments.has("all-authors")
+    if until != nil && since == nil {
+      throw UsageError(message: "--until needs --since", spec: Self.spec)
+    }
+  }
+
+  func run(_ context: CommandContext) async throws -> Int32 {
+    let configuration = try Configuration.load(context.environment)
+    let today = configuration.calendar.day(containing: Int64(context.environment.now().timeIntervalSince1970))
+    var days = Set<Day>()
+    for argument in dayArguments { days.insert(try DayArgument.parse(argument, today: today, spec: Self.spec)) }
+    if let since {
+      let first = try DayArgument.parse(since, today: today, spec: Self.spec)
+      let last = try until.map { argument throws(UsageError) in try DayArgument.parse(argument, today: today, spec: Self.spec) } ?? today
+      guard first <= last else {
+        throw UsageError(message: "--since \(first) is after --until \(last)", spec: Self.spec)
+      }
+      for offset in 0...first.distance(to: last) { days.insert(first.adding(days: offset)) }
+    }
+    if days.isEmpty { days.insert(today) }
+    if configuration.repositories.isEmpty {
+      throw NoRepositoriesError(configPath: configuration.configPath)
+    }
+
+    let updater = JournalUpdater(configuration: configuration, environment: context.environment)
+    let report = try await updater.update(days: days.sorted(), allAuthors: allAuthors)
+    for skipped in report.skipped { context.standardError.line("warning: \(skipped)") }
+    for day in report.written {
+      let path = updater.store.path(of: day.facts.day)
+      context.standardOutput.line("\(day.facts.day)  \(day.facts.factualLine)  \(day.outcome)  \(path)")
+    }
+    if report.written.isEmpty {
+      context.standardError.line("No commits on \(days.count == 1 ? "that day" : "those days"); no file written.")
+    }
+    return report.skipped.isEmpty ? ExitStatus.success : ExitStatus.partial
+  }
+}
+
+/// Nothing to journal: no config and not inside a repository.
+struct NoRepositoriesError: Error, CustomStringConvertible {
+  let configPath: String
+  var description: String {
+    "no repositories to journal: run 'gitjournal repos add <path>' (config: \(configPath)) or run this inside a git repository"
+  }
+}

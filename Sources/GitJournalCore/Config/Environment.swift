@@ -1,0 +1,67 @@
+import Foundation
+
+/// The process's surroundings, passed in rather than read from globals so that tests can run commands in
+/// process with their own HOME, config, time zone and clock.
+public struct Environment: Sendable {
+  public var variables: [String: String]
+  public var currentDirectory: String
+  public var now: @Sendable () -> Date
+
+  public init(
+    variables: [String: String], currentDirectory: String, now: @escaping @Sendable () -> Date = { Date() }
+  ) {
+    self.variables = variables
+    self.currentDirectory = currentDirectory
+    self.now = now
+  }
+
+  /// The running process's environment.
+  public static var current: Environment {
+    Environment(
+      variables: ProcessInfo.processInfo.environment, currentDirectory: FileManager.default.currentDirectoryPath)
+  }
+
+  public var home: String {
+    if let home = variables["HOME"], !home.isEmpty { return home }
+    return NSHomeDirectory()
+  }
+
+  /// `$GITJOURNAL_CONFIG`, else `${XDG_CONFIG_HOME:-~/.config}/gitjournal/config`.
+  public var configPath: String {
+    if let path = variables["GITJOURNAL_CONFIG"], !path.isEmpty { return absolute(path) }
+    return xdgFolder("XDG_CONFIG_HOME", default: ".config") + "/gitjournal/config"
+  }
+
+  /// `${XDG_STATE_HOME:-~/.local/state}/gitjournal`: the lock, logs, backoff state.
+  public var stateDirectory: String { xdgFolder("XDG_STATE_HOME", default: ".local/state") + "/gitjournal" }
+
+  /// `${XDG_CACHE_HOME:-~/.cache}/gitjournal`: things that can be recomputed.
+  public var cacheDirectory: String { xdgFolder("XDG_CACHE_HOME", default: ".cache") + "/gitjournal" }
+
+  /// The time zone named by `TZ` when it is a valid IANA name, else the system's.
+  public var systemTimeZone: TimeZone {
+    if var name = variables["TZ"], !name.isEmpty {
+      if name.hasPrefix(":") { name.removeFirst() }
+      if let zone = TimeZone(identifier: name) { return zone }
+    }
+    return TimeZone.current
+  }
+
+  /// Expands a leading `~` and makes relative paths absolute against the current directory.
+  public func absolute(_ path: String) -> String {
+    var expanded = path
+    if expanded == "~" {
+      expanded = home
+    } else if expanded.hasPrefix("~/") {
+      expanded = home + expanded.dropFirst()
+    }
+    if !expanded.hasPrefix("/") { expanded = currentDirectory + "/" + expanded }
+    return (expanded as NSString).standardizingPath
+  }
+
+  private func xdgFolder(_ variable: String, default relative: String) -> String {
+    // The XDG spec says relative values are invalid and must be ignored.
+    if let value = variables[variable], value.hasPrefix("/") { return value }
+    return home + "/" + relative
+  }
+}

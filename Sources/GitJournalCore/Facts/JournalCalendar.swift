@@ -1,0 +1,76 @@
+import Foundation
+
+/// Where one journal day ends and the next begins: in the configured time zone, at `dayStart` minutes after
+/// local midnight. A commit belongs to the day of its author time.
+public struct JournalCalendar: Sendable {
+  public let timeZone: TimeZone
+  /// Minutes after local midnight at which a journal day starts (0 = midnight).
+  public let dayStartMinutes: Int
+  private let calendar: Calendar
+
+  public init(timeZone: TimeZone, dayStartMinutes: Int = 0) {
+    self.timeZone = timeZone
+    self.dayStartMinutes = dayStartMinutes
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = timeZone
+    self.calendar = calendar
+  }
+
+  /// The journal day an instant (seconds since 1970) belongs to.
+  public func day(containing seconds: Int64) -> Day {
+    let parts = calendar.dateComponents(
+      [.year, .month, .day, .hour, .minute], from: Date(timeIntervalSince1970: TimeInterval(seconds)))
+    let day = Day(year: parts.year!, month: parts.month!, day: parts.day!)
+    let minuteOfDay = parts.hour! * 60 + parts.minute!
+    return minuteOfDay < dayStartMinutes ? day.adding(days: -1) : day
+  }
+
+  /// The instants of `day`: from its start up to, not including, the next day's start.
+  public func window(of day: Day) -> (start: Int64, end: Int64) {
+    (start: start(of: day), end: start(of: day.adding(days: 1)))
+  }
+
+  /// The window covering every day from `first` through `last`.
+  public func window(from first: Day, through last: Day) -> (start: Int64, end: Int64) {
+    (start: start(of: first), end: start(of: last.adding(days: 1)))
+  }
+
+  private func start(of day: Day) -> Int64 {
+    let parts = DateComponents(
+      year: day.year, month: day.month, day: day.day, hour: dayStartMinutes / 60, minute: dayStartMinutes % 60)
+    // A start inside a daylight-saving gap moves to the first instant that exists.
+    let date = calendar.date(from: parts) ?? Date(timeIntervalSince1970: 0)
+    return Int64(date.timeIntervalSince1970.rounded(.down))
+  }
+
+  /// Local wall-clock time `HH:MM` of an instant.
+  public func clockTime(_ seconds: Int64) -> String {
+    let parts = calendar.dateComponents([.hour, .minute], from: Date(timeIntervalSince1970: TimeInterval(seconds)))
+    return String(format: "%02d:%02d", parts.hour!, parts.minute!)
+  }
+
+  /// ISO 8601 with the zone's offset at that instant, e.g. `2026-11-30T17:40:00+01:00`.
+  public func isoTimestamp(_ seconds: Int64) -> String {
+    let date = Date(timeIntervalSince1970: TimeInterval(seconds))
+    let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+    let offset = timeZone.secondsFromGMT(for: date)
+    let sign = offset < 0 ? "-" : "+"
+    let magnitude = abs(offset)
+    let local = String(
+      format: "%04d-%02d-%02dT%02d:%02d:%02d", parts.year!, parts.month!, parts.day!, parts.hour!, parts.minute!,
+      parts.second!)
+    return local + sign + String(format: "%02d:%02d", magnitude / 3600, (magnitude % 3600) / 60)
+  }
+
+  /// A heading for the day, e.g. `Monday, 30 November 2026`, the same in every locale.
+  public func title(of day: Day) -> String {
+    let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
+    let months = [
+      "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+      "November", "December",
+    ]
+    // 1970-01-04 was a Sunday.
+    let weekday = ((Day(year: 1970, month: 1, day: 4).distance(to: day) % 7) + 7) % 7
+    return "\(weekdays[weekday]), \(day.day) \(months[day.month - 1]) \(day.year)"
+  }
+}

@@ -1,0 +1,50 @@
+/// Walks the commits reachable from a set of tips, newest committer time first, each commit once, and stops
+/// early once every pending commit is older than `stopBefore`.
+///
+/// libgit2 1.5's time-sorted revwalk reads the whole history before it yields anything; this walk keeps its
+/// own queue ordered by committer time, so a scan of today reads only today's commits and a few more.
+final class HistoryWalk {
+  /// Clock skew tolerated between a commit and its parents: a parent may claim to be this much newer than
+  /// its child and still be found.
+  static let clockSkewSlop: Int64 = 24 * 60 * 60
+
+  private let repository: Repository
+  private let stopBefore: Int64?
+  private var queue = Heap<Entry>()
+  private var seen: Set<ObjectID> = []
+
+  private struct Entry: Comparable {
+    let time: Int64
+    let id: ObjectID
+    let commit: Commit
+    /// Newest first; ties broken by id so the order never depends on hashing.
+    static func < (lhs: Entry, rhs: Entry) -> Bool {
+      lhs.time != rhs.time ? lhs.time > rhs.time : lhs.id < rhs.id
+    }
+    static func == (lhs: Entry, rhs: Entry) -> Bool { lhs.id == rhs.id }
+  }
+
+  /// `stopBefore` is a committer time; nil walks all history.
+  init(repository: Repository, tips: [ObjectID], stopBefore: Int64?) throws(GitError) {
+    self.repository = repository
+    self.stopBefore = stopBefore.map { $0 - Self.clockSkewSlop }
+    for tip in tips { try enqueue(tip) }
+  }
+
+  private func enqueue(_ id: ObjectID) throws(GitError) {
+    guard seen.insert(id).inserted else { return }
+    let commit = try repository.commit(id)
+    queue.push(Entry(time: commit.committerTime, id: id, commit: commit))
+  }
+
+  /// The next commit, or nil when the walk is over. Errors (a missing or corrupt object) reach the caller.
+  func next() throws(GitError) -> Commit? {
+    guard let entry = queue.popMin() else { return nil }
+    if let stopBefore, entry.time < stopBefore { return nil }
+    let commit = entry.commit
+    for index in 0..<commit.parentCount {
+      if let parent = commit.parentID(index) { try enqueue(parent) }
+    }
+    return commit
+  }
+}

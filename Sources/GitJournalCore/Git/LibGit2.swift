@@ -1,0 +1,18 @@
+import CLibgit2
+
+/// Process-wide libgit2 set-up. `git_libgit2_init` must precede every other call; it is reference counted,
+/// so gitjournal calls it once and never shuts libgit2 down.
+enum LibGit2 {
+  private static let initialized: Bool = {
+    git_libgit2_init()
+    // Objects are verified by git when written; re-hashing every object on each read costs about a quarter
+    // of a stats pass and protects nothing a journal needs.
+    _ = gitjournal_disable_strict_hash_verification()
+    return true
+  }()
+
+  /// Initializes libgit2 on first use; cheap afterwards.
+  static func ensureInitialized() {
+    _ = initialized
+  }
+}

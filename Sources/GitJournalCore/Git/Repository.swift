@@ -1,0 +1,124 @@
+import CLibgit2
+
+/// An open libgit2 repository. Not thread-safe: use one per task and copy what you need into value types.
+final class Repository {
+  let pointer: OpaquePointer
+
+  private init(pointer: OpaquePointer) {
+    self.pointer = pointer
+  }
+
+  deinit {
+    git_repository_free(pointer)
+  }
+
+  /// Opens the repository at exactly `path` (its working tree or its git dir), without searching upwards and
+  /// without reading git's hook environment (GIT_DIR and friends belong to whichever repository is committing).
+  static func open(at path: String) throws(GitError) -> Repository {
+    LibGit2.ensureInitialized()
+    var handle: OpaquePointer?
+    try check(
+      git_repository_open_ext(&handle, path, GIT_REPOSITORY_OPEN_NO_SEARCH.rawValue, nil), "git_repository_open_ext")
+    return Repository(pointer: handle!)
+  }
+
+  /// The working tree (or, for a bare repository, the git dir) of the repository that contains `path`.
+  static func discover(from path: String) -> String? {
+    LibGit2.ensureInitialized()
+    var buffer = git_buf()
+    defer { git_buf_dispose(&buffer) }
+    guard git_repository_discover(&buffer, path, 0, nil) == 0, let found = buffer.ptr else { return nil }
+    let gitDir = String(cString: found)
+    guard let repository = try? Repository.open(at: gitDir) else { return nil }
+    return repository.workingDirectory ?? repository.gitDirectory
+  }
+
+  var isBare: Bool { git_repository_is_bare(pointer) == 1 }
+  var isEmpty: Bool { git_repository_is_empty(pointer) == 1 }
+  var isShallow: Bool { git_repository_is_shallow(pointer) == 1 }
+
+  /// The git dir, with a trailing slash removed.
+  var gitDirectory: String { Self.trimmedPath(git_repository_path(pointer)) ?? "" }
+
+  /// The git dir shared by all linked worktrees (where hooks and config live).
+  var commonDirectory: String { Self.trimmedPath(git_repository_commondir(pointer)) ?? gitDirectory }
+
+  /// The working tree, or nil for a bare repository.
+  var workingDirectory: String? { Self.trimmedPath(git_repository_workdir(pointer)) }
+
+  private static func trimmedPath(_ cString: UnsafePointer<CChar>?) -> String? {
+    guard let cString else { return nil }
+    var path = String(cString: cString)
+    while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
+    return path
+  }
+
+  /// A string value from the repository's configuration as git reads it (local, global, system).
+  func configString(_ key: String) -> String? {
+    var config: OpaquePointer?
+    guard git_repository_config_snapshot(&config, pointer) == 0, let config else { return nil }
+    defer { git_config_free(config) }
+    var value: UnsafePointer<CChar>?
+    guard git_config_get_string(&value, config, key) == 0, let value else { return nil }
+    return String(cString: value)
+  }
+
+  /// The commits of every local branch and of HEAD: where a journal walk starts.
+  func tipIDs() throws(GitError) -> [ObjectID] {
+    var tips: Set<ObjectID> = []
+    var iterator: OpaquePointer?
+    try check(git_reference_iterator_glob_new(&iterator, pointer, "refs/heads/*"), "git_reference_iterator_glob_new")
+    defer { git_reference_iterator_free(iterator) }
+    var reference: OpaquePointer?
+    while true {
+      let code = git_reference_next(&reference, iterator)
+      if code == GIT_ITEROVER.rawValue { break }
+      try check(code, "git_reference_next")
+      defer { git_reference_free(reference) }
+      if let id = Self.peeledCommitID(reference) { tips.insert(id) }
+    }
+    var head: OpaquePointer?
+    if git_repository_head(&head, pointer) == 0 {
+      defer { git_reference_free(head) }
+      if let id = Self.peeledCommitID(head) { tips.insert(id) }
+    }
+    return tips.sorted()
+  }
+
+  private static func peeledCommitID(_ reference: OpaquePointer?) -> ObjectID? {
+    var object: OpaquePointer?
+    guard git_reference_peel(&object, reference, GIT_OBJECT_COMMIT) == 0, let object else { return nil }
+    defer { git_object_free(object) }
+    return ObjectID(git_object_id(object).pointee)
+  }
+
+  /// The id HEAD points at, or nil when HEAD is unborn.
+  func headCommitID() -> ObjectID? {
+    var oid = git_oid()
+    guard git_reference_name_to_id(&oid, pointer, "HEAD") == 0 else { return nil }
+    return ObjectID(oid)
+  }
+
+  func commit(_ id: ObjectID) throws(GitError) -> Commit {
+    var handle: OpaquePointer?
+    var raw = id.raw
+    try check(git_commit_lookup(&handle, pointer, &raw), "git_commit_lookup")
+    return Commit(pointer: handle!)
+  }
+
+  /// The repository's mailmap (.mailmap, mailmap.file, mailmap.blob), or nil when it cannot be read.
+  func mailmap() -> Mailmap? {
+    var handle: OpaquePointer?
+    guard git_mailmap_from_repository(&handle, pointer) == 0, let handle else { return nil }
+    return Mailmap(pointer: handle)
+  }
+}
+
+/// A mailmap handle; freed with the object.
+final class Mailmap {
+  let pointer: OpaquePointer
+
+  init(pointer: OpaquePointer) { self.pointer = pointer }
+
+  deinit { git_mailmap_free(pointer) }
+}

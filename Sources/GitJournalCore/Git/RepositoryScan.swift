@@ -1,0 +1,44 @@
+import Foundation
+
+/// Opens one configured repository, checks that it can be journaled, and reads its commits for a span.
+struct RepositoryScan {
+  let entry: RepositoryEntry
+  /// Emails from the config; empty means the repository's own `user.email`.
+  let configuredAuthors: [String]
+  /// Overrides everything when true (`--all-authors`).
+  let allAuthors: Bool
+  let includeMerges: Bool
+
+  func commits(authoredFrom start: Int64?, to end: Int64?) throws(RepositoryProblem) -> [CommitRecord] {
+    var isFolder: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: entry.path, isDirectory: &isFolder), isFolder.boolValue else {
+      throw .missing
+    }
+    let repository: Repository
+    do {
+      repository = try Repository.open(at: entry.path)
+    } catch {
+      throw error.isNotFound ? .notARepository : .unreadable(error.message)
+    }
+    if repository.isEmpty { throw .empty }
+    if repository.isShallow { throw .shallow }
+
+    let authors: AuthorFilter
+    if allAuthors {
+      authors = .everyone
+    } else if !configuredAuthors.isEmpty {
+      authors = .matching(configuredAuthors)
+    } else if let email = repository.configString("user.email"), !email.isEmpty {
+      authors = .matching([email])
+    } else {
+      throw .noIdentity
+    }
+
+    do {
+      let reader = CommitReader(repository: repository, authors: authors, includeMerges: includeMerges)
+      return try reader.commits(authoredFrom: start, to: end)
+    } catch {
+      throw .unreadable(error.message)
+    }
+  }
+}

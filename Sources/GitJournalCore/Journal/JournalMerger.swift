@@ -1,0 +1,100 @@
+import Foundation
+
+/// Puts a freshly rendered page into an existing journal file without touching what belongs to the user.
+///
+/// The file is the user's except for the managed block (between the marker lines) and gitjournal's own
+/// front-matter keys. The end marker carries a checksum of the block as written; a block whose content no
+/// longer matches was edited by hand, and that text is kept below the block instead of being replaced away.
+public enum JournalMerger {
+  static let beginMarker = "<!-- gitjournal:begin (generated from your commits; edits here move below the block) -->"
+  static let beginPrefix = "<!-- gitjournal:begin"
+  static let endPrefix = "<!-- gitjournal:end"
+
+  /// The new file text. `existing` is nil when there is no file yet.
+  public static func merge(page: JournalPage, into existing: String?, day: Day) -> String {
+    let block = renderBlock(page.blockBody)
+    guard let existing, !existing.isEmpty else {
+      return renderFrontMatter(page.frontMatter, userLines: []) + "\n" + page.title + "\n\n" + block + "\n"
+    }
+
+    let (frontMatterLines, bodyText) = splitFrontMatter(existing)
+    let frontMatter = renderFrontMatter(page.frontMatter, userLines: frontMatterLines ?? [])
+    var lines = bodyText.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+
+    if let found = findBlock(in: lines) {
+      let oldBody = lines[(found.begin + 1)..<found.end].joined(separator: "\n")
+      var replacement = block.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+      if checksum(in: lines[found.end]) != ContentHash.hex(of: oldBody).prefix(12) && oldBody != page.blockBody {
+        replacement += [
+          "", "<!-- gitjournal: the text below was edited inside the generated block and kept here on \(day) -->",
+        ]
+        replacement += lines[(found.begin + 1)..<found.end]
+      }
+      lines.replaceSubrange(found.begin...found.end, with: replacement)
+      return frontMatter + lines.joined(separator: "\n")
+    }
+
+    // A file without a block keeps all its text; the block goes at the end.
+    var body = bodyText
+    if !body.isEmpty && !body.hasSuffix("\n") { body += "\n" }
+    if !body.isEmpty { body += "\n" }
+    return frontMatter + body + block + "\n"
+  }
+
+  static func renderBlock(_ body: String) -> String {
+    let checksum = ContentHash.hex(of: body).prefix(12)
+    return beginMarker + "\n" + body + "\n" + endPrefix + " checksum=\(checksum) -->"
+  }
+
+  /// The managed block: a begin marker line followed by an end marker line, the begin nearest to the end.
+  static func findBlock(in lines: [String]) -> (begin: Int, end: Int)? {
+    var begin: Int?
+    for (index, line) in lines.enumerated() {
+      let trimmed = line.trimmingCharacters(in: .whitespaces)
+      if trimmed.hasPrefix(beginPrefix) && trimmed.hasSuffix("-->") {
+        begin = index
+      } else if trimmed.hasPrefix(endPrefix) && trimmed.hasSuffix("-->"), let begin {
+        return (begin, index)
+      }
+    }
+    return nil
+  }
+
+  private static func checksum(in endLine: String) -> Substring? {
+    guard let range = endLine.range(of: "checksum=") else { return nil }
+    return endLine[range.upperBound...].prefix { $0.isHexDigit }
+  }
+
+  /// Splits `---` front matter (its inner lines) from the rest of the text.
+  static func splitFrontMatter(_ text: String) -> (lines: [String]?, body: String) {
+    guard text.hasPrefix("---\n") || text.hasPrefix("---\r\n") else { return (nil, text) }
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    for index in 1..<lines.count {
+      let line = lines[index].trimmingCharacters(in: .whitespacesAndNewlines)
+      if line == "---" || line == "..." {
+        let inner = lines[1..<index].map(String.init)
+        let body = lines[(index + 1)...].joined(separator: "\n")
+        return (inner, body)
+      }
+    }
+    return (nil, text)
+  }
+
+  /// gitjournal's keys get their new values in place; every other line stays as the user wrote it.
+  static func renderFrontMatter(_ owned: [(key: String, value: String)], userLines: [String]) -> String {
+    var values = Dictionary(owned.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
+    var lines: [String] = []
+    for line in userLines {
+      if let colon = line.firstIndex(of: ":"), !line.hasPrefix(" "), !line.hasPrefix("\t") {
+        let key = String(line[..<colon])
+        if let value = values.removeValue(forKey: key) {
+          lines.append("\(key): \(value)")
+          continue
+        }
+      }
+      lines.append(line)
+    }
+    for (key, _) in owned { if let value = values[key] { lines.append("\(key): \(value)") } }
+    return "---\n" + lines.map { $0 + "\n" }.joined() + "---\n"
+  }
+}

@@ -1,0 +1,25 @@
+/// Makes untrusted text (commit subjects, project names) safe to place inside one markdown line: it can
+/// neither end the line, open a comment that looks like a marker, inject HTML, nor open a code span.
+enum MarkdownText {
+  static func inline(_ text: String) -> String {
+    var result = ""
+    result.reserveCapacity(text.utf8.count)
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "&": result += "&amp;"
+      case "<": result += "&lt;"
+      case ">": result += "&gt;"
+      case "`": result += "\\`"
+      case "\\": result += "\\\\"
+      case "\t": result += " "
+      default:
+        if scalar.properties.generalCategory == .control || scalar == "\u{2028}" || scalar == "\u{2029}" {
+          result += "\u{FFFD}"
+        } else {
+          result.unicodeScalars.append(scalar)
+        }
+      }
+    }
+    return result
+  }
+}

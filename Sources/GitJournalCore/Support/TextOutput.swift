@@ -1,0 +1,52 @@
+import Foundation
+
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Where a command writes: a file descriptor, or a buffer that tests read back.
+/// `@unchecked Sendable` because the buffer is guarded by `lock`.
+public final class TextOutput: @unchecked Sendable {
+  private let descriptor: Int32?
+  private let lock = NSLock()
+  private var buffer = ""
+
+  /// Writes to a file descriptor (1 for stdout, 2 for stderr).
+  public init(descriptor: Int32) { self.descriptor = descriptor }
+
+  /// Collects everything written; read it with `text`.
+  public init() { self.descriptor = nil }
+
+  public static let standardOutput = TextOutput(descriptor: 1)
+  public static let standardError = TextOutput(descriptor: 2)
+
+  public func write(_ text: String) {
+    guard let descriptor else {
+      lock.withLock { buffer += text }
+      return
+    }
+    var bytes = Array(text.utf8)
+    var offset = 0
+    while offset < bytes.count {
+      #if canImport(Glibc)
+        let written = bytes.withUnsafeMutableBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+      #else
+        let written = bytes.withUnsafeMutableBytes { Darwin.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+      #endif
+      if written < 0 && errno == EINTR { continue }
+      if written <= 0 { return }
+      offset += written
+    }
+  }
+
+  /// Writes `text` and a newline.
+  public func line(_ text: String = "") { write(text + "\n") }
+
+  /// Everything written so far to a buffer output.
+  public var text: String { lock.withLock { buffer } }
+
+  /// True when writing to a terminal.
+  public var isTerminal: Bool { descriptor.map { isatty($0) == 1 } ?? false }
+}
