@@ -3,7 +3,9 @@ public enum CLI {
   public static let version = "0.1.0"
 
   static let commands: [RegisteredCommand] = [
+    RegisteredCommand(InstallCommand.self), RegisteredCommand(UninstallCommand.self),
     RegisteredCommand(RebuildCommand.self), RegisteredCommand(ShowCommand.self), RegisteredCommand(ReposCommand.self),
+    RegisteredCommand(HookCommand.self),
   ]
 
   static let overview = CommandSpec(

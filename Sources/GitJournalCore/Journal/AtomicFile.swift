@@ -11,9 +11,9 @@ import Foundation
 enum AtomicFile {
   static let temporaryMarker = ".gitjournal-tmp-"
 
-  /// Writes `text` to `path`. A symlinked file is written through to its target, and an existing file keeps
-  /// its permissions.
-  static func write(_ text: String, to path: String) throws(SystemError) {
+  /// Writes `text` to `path`. A symlinked file is written through to its target; the file gets `mode`, or
+  /// keeps its permissions when it exists (0644 for a new file).
+  static func write(_ text: String, to path: String, mode requestedMode: mode_t? = nil) throws(SystemError) {
     let target = resolveSymlinks(path)
     let folder = (target as NSString).deletingLastPathComponent
     let name = (target as NSString).lastPathComponent
@@ -22,6 +22,7 @@ enum AtomicFile {
     var mode: mode_t = 0o644
     var info = stat()
     if stat(target, &info) == 0 { mode = info.st_mode & 0o7777 }
+    if let requestedMode { mode = requestedMode }
 
     let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
     guard descriptor >= 0 else { throw SystemError("create", path: temporary) }
@@ -36,6 +37,8 @@ enum AtomicFile {
         offset += written
       }
     }
+    // open() applies the umask; the mode asked for is the mode wanted.
+    if failure == nil && fchmod(descriptor, mode) != 0 { failure = SystemError("set permissions of", path: temporary) }
     if failure == nil && fsync(descriptor) != 0 { failure = SystemError("sync", path: temporary) }
     if close(descriptor) != 0 && failure == nil { failure = SystemError("close", path: temporary) }
     if failure == nil && rename(temporary, target) != 0 { failure = SystemError("replace", path: target) }

@@ -1,0 +1,69 @@
+import Foundation
+
+/// What `gitjournal hook <name>` does inside git: refresh the affected days of the journal across all
+/// configured repositories. It never fails the git command: problems go to the hook log and at most one
+/// line to stderr, and the exit status is always 0.
+struct HookRunner {
+  let environment: Environment
+
+  /// A rebase rewrites commits with the committer time of the moment: commits committed this recently
+  /// before the post-rewrite hook are taken to be the rebase's.
+  static let rebaseLookback: Int64 = 60 * 60
+
+  /// Runs the hook; returns the line for stderr, if any.
+  func run(_ hook: GitHook, arguments: [String]) async -> String? {
+    let log = HookLog(stateDirectory: environment.stateDirectory)
+    do {
+      let configuration = try Configuration.load(environment)
+      guard let days = try affectedDays(hook, arguments: arguments, configuration: configuration) else { return nil }
+      let report = try await JournalUpdater(configuration: configuration, environment: environment)
+        .update(days: days, allAuthors: false)
+      guard !report.skipped.isEmpty else { return nil }
+      log.append(report.skipped.map { "\(hook.rawValue): \($0)" }, now: environment.now())
+      let count = report.skipped.count
+      return "gitjournal: skipped \(count) \(count == 1 ? "repository" : "repositories"); see \(log.path)"
+    } catch {
+      log.append(["\(hook.rawValue): \(error)"], now: environment.now())
+      return "gitjournal: journal not updated; see \(log.path)"
+    }
+  }
+
+  /// The days to refresh, or nil when there is nothing to do: the committing repository is not journaled,
+  /// a rebase is still running (its post-rewrite refreshes once at the end), or an amend's post-rewrite
+  /// (its post-commit already did).
+  func affectedDays(_ hook: GitHook, arguments: [String], configuration: Configuration) throws -> [Day]? {
+    guard let root = Repository.discover(from: environment.currentDirectory) else { return nil }
+    let repository = try Repository.open(at: root)
+    guard Self.isConfigured(repository, root: root, in: configuration) else { return nil }
+    guard let head = repository.headCommitID() else { return nil }
+    let calendar = configuration.calendar
+    let headDay = calendar.day(containing: try repository.commit(head).author(mailmap: nil).time)
+
+    switch hook {
+    case .postCommit:
+      let gitDirectory = repository.gitDirectory
+      for folder in ["rebase-merge", "rebase-apply"]
+      where FileManager.default.fileExists(atPath: gitDirectory + "/" + folder) {
+        return nil
+      }
+      return [headDay]
+    case .postRewrite:
+      guard arguments.first == "rebase" else { return nil }
+      let since = Int64(environment.now().timeIntervalSince1970) - Self.rebaseLookback
+      var days: Set<Day> = [headDay]
+      let walk = try HistoryWalk(repository: repository, tips: [head], stopBefore: since)
+      while let commit = try walk.next(), commit.committerTime >= since {
+        days.insert(calendar.day(containing: commit.author(mailmap: nil).time))
+      }
+      return days.sorted()
+    }
+  }
+
+  /// Whether the committing repository (or a linked worktree of it) is one the journal reads.
+  static func isConfigured(_ repository: Repository, root: String, in configuration: Configuration) -> Bool {
+    let commonDirectory = repository.commonDirectory
+    return configuration.repositories.contains { entry in
+      entry.path == root || entry.path == commonDirectory || entry.path + "/.git" == commonDirectory
+    }
+  }
+}
