@@ -16,9 +16,11 @@ let package = Package(
       name: "GitJournalCore",
       dependencies: ["CLibgit2"]
     ),
+    // Linked into the executable only: keeps libgit2's start-up from loading TLS certificates it never uses.
+    .target(name: "CFastStart"),
     .executableTarget(
       name: "gitjournal",
-      dependencies: ["GitJournalCore"]
+      dependencies: ["GitJournalCore", "CFastStart"]
     ),
     .testTarget(
       name: "GitJournalCoreTests",

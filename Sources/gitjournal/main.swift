@@ -1,3 +1,4 @@
+import CFastStart
 import GitJournalCore
 
 #if canImport(Glibc)
@@ -6,4 +7,5 @@ import GitJournalCore
   import Darwin
 #endif
 
+gitjournal_fast_start_linked()
 exit(await CLI.main(arguments: Array(CommandLine.arguments.dropFirst()), environment: .current))

@@ -37,7 +37,9 @@ struct ShowCommand: Command {
       return ExitStatus.success
     }
     if configuration.repositories.isEmpty { throw NoRepositoriesError(configPath: configuration.configPath) }
-    let collected = await FactsCollector(configuration: configuration, allAuthors: allAuthors).collect(days: [day])
+    let collected = await FactsCollector(
+      configuration: configuration, allAuthors: allAuthors, cacheDirectory: context.environment.cacheDirectory
+    ).collect(days: [day])
     for skipped in collected.skipped { context.standardError.line("warning: \(skipped)") }
     let facts = collected.days[day] ?? DayFacts(day: day, projects: [])
     if json {

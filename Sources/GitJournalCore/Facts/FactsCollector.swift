@@ -2,10 +2,13 @@
 public struct FactsCollector: Sendable {
   public let configuration: Configuration
   public let allAuthors: Bool
+  /// Where line statistics are cached between runs (`Environment.cacheDirectory`); nil disables the cache.
+  public let cacheDirectory: String?
 
-  public init(configuration: Configuration, allAuthors: Bool) {
+  public init(configuration: Configuration, allAuthors: Bool, cacheDirectory: String?) {
     self.configuration = configuration
     self.allAuthors = allAuthors
+    self.cacheDirectory = cacheDirectory
   }
 
   public struct Result: Sendable {
@@ -32,7 +35,7 @@ public struct FactsCollector: Sendable {
         let index = next
         let scan = RepositoryScan(
           entry: entries[index], configuredAuthors: configuration.authors, allAuthors: allAuthors,
-          includeMerges: configuration.includeMerges)
+          includeMerges: configuration.includeMerges, cacheDirectory: cacheDirectory)
         group.addTask { (index, Swift.Result { () throws(RepositoryProblem) in try scan.commits(authoredFrom: span.start, to: span.end) }) }
         next += 1
       }

@@ -16,13 +16,13 @@ public struct JournalCalendar: Sendable {
     self.calendar = calendar
   }
 
-  /// The journal day an instant (seconds since 1970) belongs to.
+  /// The journal day an instant (seconds since 1970) belongs to: the one whose `window` holds it. Comparing with
+  /// the day's start rather than the wall clock keeps the two in agreement when the start falls in a
+  /// daylight-saving gap or repeated hour, so no instant belongs to no window.
   public func day(containing seconds: Int64) -> Day {
-    let parts = calendar.dateComponents(
-      [.year, .month, .day, .hour, .minute], from: Date(timeIntervalSince1970: TimeInterval(seconds)))
+    let parts = calendar.dateComponents([.year, .month, .day], from: Date(timeIntervalSince1970: TimeInterval(seconds)))
     let day = Day(year: parts.year!, month: parts.month!, day: parts.day!)
-    let minuteOfDay = parts.hour! * 60 + parts.minute!
-    return minuteOfDay < dayStartMinutes ? day.adding(days: -1) : day
+    return seconds < start(of: day) ? day.adding(days: -1) : day
   }
 
   /// The instants of `day`: from its start up to, not including, the next day's start.

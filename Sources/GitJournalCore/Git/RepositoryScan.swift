@@ -8,6 +8,8 @@ struct RepositoryScan {
   /// Overrides everything when true (`--all-authors`).
   let allAuthors: Bool
   let includeMerges: Bool
+  /// Where computed line statistics are kept between runs; nil to compute everything afresh.
+  let cacheDirectory: String?
 
   func commits(authoredFrom start: Int64?, to end: Int64?) throws(RepositoryProblem) -> [CommitRecord] {
     var isFolder: ObjCBool = false
@@ -35,7 +37,12 @@ struct RepositoryScan {
     }
 
     do {
-      let reader = CommitReader(repository: repository, authors: authors, includeMerges: includeMerges)
+      let cache = StatsCache(
+        folder: cacheDirectory.map {
+          StatsCache.folder(cacheDirectory: $0, commonDirectory: repository.commonDirectory)
+        })
+      let reader = CommitReader(
+        repository: repository, authors: authors, includeMerges: includeMerges, statsCache: cache)
       return try reader.commits(authoredFrom: start, to: end)
     } catch {
       throw .unreadable(error.message)

@@ -2,9 +2,11 @@
 public struct JournalUpdater: Sendable {
   public let configuration: Configuration
   public let store: JournalStore
+  let cacheDirectory: String
 
   public init(configuration: Configuration, environment: Environment) {
     self.configuration = configuration
+    self.cacheDirectory = environment.cacheDirectory
     self.store = JournalStore(
       directory: configuration.journalDirectory, lockPath: environment.stateDirectory + "/journal.lock")
   }
@@ -22,7 +24,9 @@ public struct JournalUpdater: Sendable {
 
   /// Collects `days` (every repository walked once) and writes each day that has commits or a file.
   public func update(days: [Day], allAuthors: Bool) async throws(SystemError) -> Report {
-    let collected = await FactsCollector(configuration: configuration, allAuthors: allAuthors).collect(days: days)
+    let collected = await FactsCollector(
+      configuration: configuration, allAuthors: allAuthors, cacheDirectory: cacheDirectory
+    ).collect(days: days)
     let calendar = configuration.calendar
     var written: [WrittenDay] = []
     for day in collected.days.keys.sorted() {

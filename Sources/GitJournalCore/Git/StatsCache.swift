@@ -1,0 +1,80 @@
+import Foundation
+
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Line statistics already computed, kept on disk: commits never change, so a commit is diffed once.
+///
+/// One folder per repository under `${XDG_CACHE_HOME:-~/.cache}/gitjournal/stats-v1/`, one file per month of
+/// author time (UTC), lines of `<id> <files> <insertions> <deletions>`. The hook reads only the current
+/// month of each repository. New lines are appended with one `write` each, so concurrent writers never
+/// interleave; a damaged line is ignored and recomputed.
+final class StatsCache {
+  private let folder: String?
+  private var months: [Int: [ObjectID: DiffStats]] = [:]
+  private var pending: [Int: String] = [:]
+
+  /// `folder` nil disables the cache (nothing read or written).
+  init(folder: String?) { self.folder = folder }
+
+  /// The cache folder of the repository whose common git dir is `commonDirectory`.
+  static func folder(cacheDirectory: String, commonDirectory: String) -> String {
+    cacheDirectory + "/stats-v1/" + ContentHash.hex(of: commonDirectory).prefix(16)
+  }
+
+  func stats(for id: ObjectID, authoredAt: Int64) -> DiffStats? {
+    let month = Self.month(of: authoredAt)
+    if months[month] == nil { months[month] = load(month) }
+    return months[month]?[id]
+  }
+
+  func store(_ stats: DiffStats, for id: ObjectID, authoredAt: Int64) {
+    let month = Self.month(of: authoredAt)
+    months[month, default: [:]][id] = stats
+    pending[month, default: ""] += "\(id.hex) \(stats.filesChanged) \(stats.insertions) \(stats.deletions)\n"
+  }
+
+  /// Appends what was computed since the last flush. A cache that cannot be written only costs time.
+  func flush() {
+    guard let folder, !pending.isEmpty, (try? makeFolders(folder)) != nil else { return }
+    for (month, text) in pending {
+      let descriptor = open(path(month, in: folder), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+      guard descriptor >= 0 else { continue }
+      _ = text.utf8CString.withUnsafeBytes { write(descriptor, $0.baseAddress!, $0.count - 1) }
+      close(descriptor)
+    }
+    pending = [:]
+  }
+
+  /// Months are numbered `year * 12 + month - 1` of the UTC author time.
+  static func month(of seconds: Int64) -> Int {
+    let days = Int((seconds >= 0 ? seconds : seconds - 86_399) / 86_400)
+    let day = Day(year: 1970, month: 1, day: 1).adding(days: days)
+    return day.year * 12 + day.month - 1
+  }
+
+  private func path(_ month: Int, in folder: String) -> String {
+    let year = month / 12
+    let number = month % 12 + 1
+    return folder + "/\(year)-\(number < 10 ? "0" : "")\(number).tsv"
+  }
+
+  private func load(_ month: Int) -> [ObjectID: DiffStats] {
+    guard let folder, let data = FileManager.default.contents(atPath: path(month, in: folder)) else { return [:] }
+    var entries: [ObjectID: DiffStats] = [:]
+    for line in data.split(separator: UInt8(ascii: "\n")) {
+      let fields = line.split(separator: UInt8(ascii: " "))
+      guard fields.count == 4, fields[0].count == 40,
+        let id = ObjectID(hex: String(decoding: fields[0], as: UTF8.self)),
+        let files = Int(String(decoding: fields[1], as: UTF8.self)),
+        let insertions = Int(String(decoding: fields[2], as: UTF8.self)),
+        let deletions = Int(String(decoding: fields[3], as: UTF8.self))
+      else { continue }
+      entries[id] = DiffStats(filesChanged: files, insertions: insertions, deletions: deletions)
+    }
+    return entries
+  }
+}

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# How much gitjournal's post-commit hook adds to `git commit`, side by side in one hyperfine run:
+#   no hook | an empty #!/bin/sh hook | gitjournal's hook | a do-it-yourself hook running
+#   `git log --since=midnight` in each journaled repository.
+# The journal reads 10 repositories of a few thousand commits (BIG=1: one of them has 100k commits).
+# Prints hyperfine's table and the ratios the README reports.
+source "$(dirname "$0")/lib.sh"
+build_release
+
+export HOME="$BENCH/hook-home"
+rm -rf "$HOME"; mkdir -p "$HOME"
+git config --global user.email me@example.com
+git config --global user.name Me
+export GIT_CONFIG_NOSYSTEM=1
+
+repos=()
+for i in $(seq 1 9); do
+  make_repo "$BENCH/repos/r$i" 3000 --seed "$i" --branches 4 --days 200
+  repos+=("$BENCH/repos/r$i")
+done
+if [ "${BIG:-0}" = 1 ]; then
+  make_repo "$BENCH/repos/big" 100000 --seed 99 --branches 8 --days 2000 --files 2000
+  repos+=("$BENCH/repos/big")
+else
+  make_repo "$BENCH/repos/r10" 3000 --seed 10 --branches 4 --days 200
+  repos+=("$BENCH/repos/r10")
+fi
+
+# Four copies of one small repository to commit in, one per variant, each journaled with the 10 others.
+for variant in none empty gitjournal diy; do
+  rm -rf "$BENCH/commit-$variant"
+  git clone -q "$BENCH/repos/r1" "$BENCH/commit-$variant"
+done
+printf '#!/bin/sh\n' > "$BENCH/commit-empty/.git/hooks/post-commit"
+chmod +x "$BENCH/commit-empty/.git/hooks/post-commit"
+{
+  echo '#!/bin/sh'
+  for repo in "${repos[@]}"; do echo "git -C '$repo' log --since=midnight --shortstat >/dev/null"; done
+} > "$BENCH/commit-diy/.git/hooks/post-commit"
+chmod +x "$BENCH/commit-diy/.git/hooks/post-commit"
+
+for repo in "${repos[@]}"; do "$GITJOURNAL" repos add "$repo" >/dev/null; done
+(cd "$BENCH/commit-gitjournal" && "$GITJOURNAL" install >/dev/null)
+
+commit() { echo "cd '$BENCH/commit-$1' && echo \$RANDOM >> counter && git add counter && git commit -q -m bench"; }
+hyperfine -N --warmup 5 --runs "${RUNS:-60}" --export-json "$BENCH/hook.json" \
+  -n "no hook" "sh -c \"$(commit none)\"" \
+  -n "empty hook" "sh -c \"$(commit empty)\"" \
+  -n "gitjournal hook" "sh -c \"$(commit gitjournal)\"" \
+  -n "diy git-log hook" "sh -c \"$(commit diy)\""
+
+python3 - "$BENCH/hook.json" <<'PY'
+import json, sys
+results = {r["command"]: r["median"] for r in json.load(open(sys.argv[1]))["results"]}
+empty, ours, diy = results["empty hook"], results["gitjournal hook"], results["diy git-log hook"]
+print(f"median ms: no hook {results['no hook']*1000:.1f}, empty hook {empty*1000:.1f}, "
+      f"gitjournal {ours*1000:.1f}, diy {diy*1000:.1f}")
+print(f"gitjournal / empty hook = {ours/empty:.2f}x (target <= 2.5x); gitjournal / diy = {ours/diy:.2f}x (target <= 1.0x)")
+PY
+test -s "$HOME/journal/$(date +%F).md" && echo "journal file written: $HOME/journal/$(date +%F).md"
