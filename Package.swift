@@ -12,9 +12,11 @@ let package = Package(
       pkgConfig: "libgit2",
       providers: [.apt(["libgit2-dev"]), .brew(["libgit2"])]
     ),
+    // posix_spawn with a new session and closed descriptors, for the detached narrator.
+    .target(name: "CSystem"),
     .target(
       name: "GitJournalCore",
-      dependencies: ["CLibgit2"]
+      dependencies: ["CLibgit2", "CSystem"]
     ),
     // Linked into the executable only: keeps libgit2's start-up from loading TLS certificates it never uses.
     .target(name: "CFastStart"),

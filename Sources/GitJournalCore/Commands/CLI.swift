@@ -5,7 +5,7 @@ public enum CLI {
   static let commands: [RegisteredCommand] = [
     RegisteredCommand(InstallCommand.self), RegisteredCommand(UninstallCommand.self),
     RegisteredCommand(RebuildCommand.self), RegisteredCommand(ShowCommand.self), RegisteredCommand(ReposCommand.self),
-    RegisteredCommand(HookCommand.self),
+    RegisteredCommand(NarrateCommand.self), RegisteredCommand(HookCommand.self),
   ]
 
   static let overview = CommandSpec(

@@ -19,12 +19,14 @@ struct RebuildCommand: Command {
   let since: String?
   let until: String?
   let allAuthors: Bool
+  let noNarrative: Bool
 
   init(_ arguments: ParsedArguments) throws(UsageError) {
     dayArguments = arguments.positionals
     since = arguments.value("since")
     until = arguments.value("until")
     allAuthors = arguments.has("all-authors")
+    noNarrative = arguments.has("no-narrative")
     if until != nil && since == nil {
       throw UsageError(message: "--until needs --since", spec: Self.spec)
     }
@@ -58,7 +60,50 @@ struct RebuildCommand: Command {
     if report.written.isEmpty {
       context.standardError.line("No commits on \(days.count == 1 ? "that day" : "those days"); no file written.")
     }
+    if !noNarrative {
+      await addSentences(to: report.written, updater: updater, context: context)
+    }
     return report.skipped.isEmpty ? ExitStatus.success : ExitStatus.partial
+  }
+
+  private func today(_ configuration: Configuration, _ context: CommandContext) -> Day {
+    configuration.calendar.day(containing: Int64(context.environment.now().timeIntervalSince1970))
+  }
+
+  /// The sentence phase: newest day first, each file rewritten as its sentence arrives. Facts are all
+  /// written before, so stopping here (Ctrl-C, a dead server) leaves every file complete.
+  private func addSentences(
+    to written: [JournalUpdater.WrittenDay], updater: JournalUpdater, context: CommandContext
+  ) async {
+    let environment = context.environment
+    let log = LogFile.narrative(stateDirectory: environment.stateDirectory)
+    let logLine: @Sendable (String) -> Void = { line in log.append([line], now: environment.now()) }
+    let missing = written.filter { !$0.facts.isEmpty && $0.narrative == nil }.map(\.facts).reversed()
+    guard !missing.isEmpty,
+      let narrator = Narrator.make(settings: updater.configuration.narrative, environment: environment, log: logLine)
+    else { return }
+    if narrator.isBackingOff() {
+      context.standardError.line("The model server failed recently; sentences are skipped for now (see \(log.path)).")
+      return
+    }
+    var added = 0
+    for facts in missing {
+      if Task.isCancelled { break }
+      guard await narrator.sentence(for: facts, calendar: updater.configuration.calendar) != nil else {
+        if narrator.isBackingOff() { break }
+        continue
+      }
+      // Today may have taken commits since the facts were read: read it again under the lock.
+      let isToday = facts.day == today(updater.configuration, context)
+      if isToday ? (try? await updater.refresh(days: [facts.day])) != nil : (try? updater.write(facts)) != nil {
+        added += 1
+      }
+    }
+    if added > 0 { context.standardOutput.line("Added the model's sentence to \(added) \(added == 1 ? "day" : "days").") }
+    if added < missing.count {
+      context.standardError.line(
+        "\(missing.count - added) \(missing.count - added == 1 ? "day has" : "days have") no sentence; see \(log.path).")
+    }
   }
 }
 

@@ -30,25 +30,25 @@ struct ShowCommand: Command {
     let calendar = configuration.calendar
     let today = calendar.day(containing: Int64(context.environment.now().timeIntervalSince1970))
     let day = try dayArgument.map { argument throws(UsageError) in try DayArgument.parse(argument, today: today, spec: Self.spec) } ?? today
-    let store = JournalUpdater(configuration: configuration, environment: context.environment).store
+    let updater = JournalUpdater(configuration: configuration, environment: context.environment)
+    let store = updater.store
 
     if !json && !allAuthors, let text = try store.read(day) {
       context.standardOutput.write(text)
       return ExitStatus.success
     }
     if configuration.repositories.isEmpty { throw NoRepositoriesError(configPath: configuration.configPath) }
-    let collected = await FactsCollector(
-      configuration: configuration, allAuthors: allAuthors, cacheDirectory: context.environment.cacheDirectory
-    ).collect(days: [day])
+    let collected = await updater.collect(days: [day], allAuthors: allAuthors)
     for skipped in collected.skipped { context.standardError.line("warning: \(skipped)") }
     let facts = collected.days[day] ?? DayFacts(day: day, projects: [])
+    let narrative = updater.cachedSentence?(facts)
     if json {
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-      let data = try encoder.encode(DayReport(facts: facts, narrative: nil, calendar: calendar))
+      let data = try encoder.encode(DayReport(facts: facts, narrative: narrative, calendar: calendar))
       context.standardOutput.line(String(decoding: data, as: UTF8.self))
     } else {
-      let page = JournalPage(facts: facts, narrative: nil, calendar: calendar)
+      let page = JournalPage(facts: facts, narrative: narrative, calendar: calendar)
       context.standardOutput.write(JournalMerger.merge(page: page, into: nil, day: day))
     }
     return collected.skipped.isEmpty ? ExitStatus.success : ExitStatus.partial

@@ -11,6 +11,7 @@ public struct Configuration: Sendable {
   public var dayStartMinutes: Int
   public var includeMerges: Bool
   public var repositories: [RepositoryEntry]
+  public var narrative: NarrativeSettings
   /// True when the config file exists; false when gitjournal fell back to the current repository.
   public var hasConfigFile: Bool
   public var configPath: String
@@ -41,6 +42,7 @@ public struct Configuration: Sendable {
     dayStartMinutes = 0
     includeMerges = false
     repositories = []
+    narrative = NarrativeSettings()
     hasConfigFile = false
     configPath = environment.configPath
 
@@ -65,6 +67,8 @@ public struct Configuration: Sendable {
         dayStartMinutes = minutes
       case ("journal", nil, "merges"):
         includeMerges = try Self.parseBool(entry.value, key: "journal.merges")
+      case ("narrative", nil, let key):
+        try narrative.apply(key: key, value: entry.value)
       case ("repo", let name?, let key):
         if repositoriesByName[name] == nil {
           repositoriesByName[name] = RepositoryEntry(name: name, path: "", isPrivate: false)

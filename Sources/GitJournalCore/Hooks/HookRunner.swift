@@ -12,12 +12,13 @@ struct HookRunner {
 
   /// Runs the hook; returns the line for stderr, if any.
   func run(_ hook: GitHook, arguments: [String]) async -> String? {
-    let log = HookLog(stateDirectory: environment.stateDirectory)
+    let log = LogFile.hook(stateDirectory: environment.stateDirectory)
     do {
       let configuration = try Configuration.load(environment)
       guard let days = try affectedDays(hook, arguments: arguments, configuration: configuration) else { return nil }
       let report = try await JournalUpdater(configuration: configuration, environment: environment)
-        .update(days: days, allAuthors: false)
+        .refresh(days: days)
+      startNarratorIfNeeded(for: report, configuration: configuration)
       guard !report.skipped.isEmpty else { return nil }
       log.append(report.skipped.map { "\(hook.rawValue): \($0)" }, now: environment.now())
       let count = report.skipped.count
@@ -26,6 +27,20 @@ struct HookRunner {
       log.append(["\(hook.rawValue): \(error)"], now: environment.now())
       return "gitjournal: journal not updated; see \(log.path)"
     }
+  }
+
+  /// Starts a detached `gitjournal narrate` for the written days that have commits but no sentence yet,
+  /// unless the model is off or pausing after a failure. The commit never waits for the model.
+  func startNarratorIfNeeded(for report: JournalUpdater.Report, configuration: Configuration) {
+    let settings = configuration.narrative
+    guard settings.engine != .off else { return }
+    let missing = report.written.filter { !$0.facts.isEmpty && $0.narrative == nil }.map(\.facts.day)
+    guard !missing.isEmpty else { return }
+    let backoff = NarrativeEngines.backoff(settings: settings, environment: environment)
+    guard backoff.current(now: environment.now()) == nil else { return }
+    DetachedProcess.spawn(
+      executable: ExecutablePath.current, arguments: ["narrate"] + missing.map(\.description),
+      environment: environment.variables)
   }
 
   /// The days to refresh, or nil when there is nothing to do: the committing repository is not journaled,

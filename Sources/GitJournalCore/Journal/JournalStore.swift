@@ -18,19 +18,34 @@ public struct JournalStore: Sendable {
 
   public func path(of day: Day) -> String { directory + "/\(day).md" }
 
-  /// Writes `page` into the day's file, keeping the user's text. `isEmpty` days only update an existing file.
+  /// Runs `body` holding the journal lock, so that what it reads and writes is not interleaved with another
+  /// gitjournal process. Use `writeHoldingLock` inside it.
+  public func withLock<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+    try makeFolders((lockPath as NSString).deletingLastPathComponent)
+    let lock = try FileLock.acquire(at: lockPath)
+    defer { withExtendedLifetime(lock) {} }
+    return try await body()
+  }
+
+  /// Writes `page` into the day's file under the lock, keeping the user's text.
   @discardableResult
   public func write(_ page: JournalPage, for day: Day, isEmpty: Bool) throws(SystemError) -> Outcome {
-    let file = path(of: day)
-    if isEmpty && !FileManager.default.fileExists(atPath: file) { return .nothingToWrite }
-    try makeFolders(directory)
+    if isEmpty && !FileManager.default.fileExists(atPath: path(of: day)) { return .nothingToWrite }
     try makeFolders((lockPath as NSString).deletingLastPathComponent)
-    let lock = try JournalLock.acquire(at: lockPath)
+    let lock = try FileLock.acquire(at: lockPath)
     defer { withExtendedLifetime(lock) {} }
+    return try writeHoldingLock(page, for: day, isEmpty: isEmpty)
+  }
 
+  /// Writes `page` into the day's file; the caller holds the lock (see `withLock`). Days with no commits only
+  /// update a file that exists.
+  @discardableResult
+  public func writeHoldingLock(_ page: JournalPage, for day: Day, isEmpty: Bool) throws(SystemError) -> Outcome {
+    let file = path(of: day)
     AtomicFile.removeLeftovers(besides: file)
     let existing = try AtomicFile.read(file)
     if isEmpty && existing == nil { return .nothingToWrite }
+    try makeFolders(directory)
     let merged = JournalMerger.merge(page: page, into: existing, day: day)
     if merged == existing { return .unchanged }
     try AtomicFile.write(merged, to: file)

@@ -1,18 +1,35 @@
-/// Recomputes days from the repositories and writes their files: the path shared by `rebuild` and the hook.
+import Foundation
+
+/// Recomputes days from the repositories and writes their files: the path shared by `rebuild`, `narrate`
+/// and the hook. A sentence goes into a file only when one is cached for exactly these facts.
 public struct JournalUpdater: Sendable {
   public let configuration: Configuration
   public let store: JournalStore
   let cacheDirectory: String
+  let now: @Sendable () -> Date
+  /// Looks up the cached sentence for a day's facts; nil when the model is off.
+  let cachedSentence: (@Sendable (DayFacts) -> String?)?
 
   public init(configuration: Configuration, environment: Environment) {
     self.configuration = configuration
     self.cacheDirectory = environment.cacheDirectory
+    self.now = environment.now
     self.store = JournalStore(
       directory: configuration.journalDirectory, lockPath: environment.stateDirectory + "/journal.lock")
+    if configuration.narrative.engine == .off {
+      cachedSentence = nil
+    } else {
+      let cache = SentenceCache(cacheDirectory: environment.cacheDirectory, settings: configuration.narrative)
+      let calendar = configuration.calendar
+      cachedSentence = { facts in
+        facts.isEmpty ? nil : cache.sentence(signature: facts.signature(calendar: calendar))
+      }
+    }
   }
 
   public struct WrittenDay: Sendable {
     public let facts: DayFacts
+    public let narrative: String?
     public let outcome: JournalStore.Outcome
   }
 
@@ -22,19 +39,56 @@ public struct JournalUpdater: Sendable {
     public var skipped: [SkippedRepository]
   }
 
-  /// Collects `days` (every repository walked once) and writes each day that has commits or a file.
-  public func update(days: [Day], allAuthors: Bool) async throws(SystemError) -> Report {
-    let collected = await FactsCollector(
-      configuration: configuration, allAuthors: allAuthors, cacheDirectory: cacheDirectory
-    ).collect(days: days)
-    let calendar = configuration.calendar
-    var written: [WrittenDay] = []
-    for day in collected.days.keys.sorted() {
-      let facts = collected.days[day]!
-      let page = JournalPage(facts: facts, narrative: nil, calendar: calendar)
-      let outcome = try store.write(page, for: day, isEmpty: facts.isEmpty)
-      if outcome != .nothingToWrite { written.append(WrittenDay(facts: facts, outcome: outcome)) }
+  /// Refreshes a few days (the hook, `narrate`): the repositories are read and the files written while
+  /// holding the journal lock, so two processes never write facts older than what the other saw.
+  public func refresh(days: [Day]) async throws -> Report {
+    try await store.withLock {
+      let collected = await collect(days: days, allAuthors: false)
+      return Report(written: try writeAll(collected.days, holdingLock: true), skipped: collected.skipped)
     }
-    return Report(written: written, skipped: collected.skipped)
+  }
+
+  /// Rewrites a range of days (`rebuild`): the repositories are read once without the lock, so a long
+  /// rebuild never makes a commit wait; the day that is still taking commits is read again under the lock.
+  public func update(days: [Day], allAuthors: Bool) async throws -> Report {
+    let collected = await collect(days: days, allAuthors: allAuthors)
+    var facts = collected.days
+    let today = configuration.calendar.day(containing: Int64(now().timeIntervalSince1970))
+    if !allAuthors, facts[today] != nil {
+      let current = try await refresh(days: [today])
+      facts[today] = nil
+      let written = try writeAll(facts, holdingLock: false) + current.written
+      return Report(written: written.sorted { $0.facts.day < $1.facts.day }, skipped: collected.skipped)
+    }
+    return Report(written: try writeAll(facts, holdingLock: false), skipped: collected.skipped)
+  }
+
+  public func collect(days: [Day], allAuthors: Bool) async -> FactsCollector.Result {
+    await FactsCollector(configuration: configuration, allAuthors: allAuthors, cacheDirectory: cacheDirectory)
+      .collect(days: days)
+  }
+
+  /// Writes one day's facts, with the cached sentence when there is one.
+  public func write(_ facts: DayFacts) throws(SystemError) -> WrittenDay {
+    try write(facts, holdingLock: false)
+  }
+
+  private func writeAll(_ days: [Day: DayFacts], holdingLock: Bool) throws(SystemError) -> [WrittenDay] {
+    var written: [WrittenDay] = []
+    for day in days.keys.sorted() {
+      let result = try write(days[day]!, holdingLock: holdingLock)
+      if result.outcome != .nothingToWrite { written.append(result) }
+    }
+    return written
+  }
+
+  private func write(_ facts: DayFacts, holdingLock: Bool) throws(SystemError) -> WrittenDay {
+    let narrative = cachedSentence?(facts)
+    let page = JournalPage(facts: facts, narrative: narrative, calendar: configuration.calendar)
+    let outcome =
+      holdingLock
+      ? try store.writeHoldingLock(page, for: facts.day, isEmpty: facts.isEmpty)
+      : try store.write(page, for: facts.day, isEmpty: facts.isEmpty)
+    return WrittenDay(facts: facts, narrative: narrative, outcome: outcome)
   }
 }

@@ -4,10 +4,11 @@
   import Darwin
 #endif
 
-/// The one lock every journal writer takes for its read-merge-write. It is `flock(2)` on a file in the
-/// state folder: the kernel releases it when the holder exits or is killed, so a crash never leaves a lock
+/// An exclusive lock on a file in the state folder: `journal.lock`, which every journal writer takes for its
+/// read-merge-write, and `narrator.lock`, which keeps one narrator talking to the model at a time. It is
+/// `flock(2)`: the kernel releases it when the holder exits or is killed, so a crash never leaves a lock
 /// that blocks the next commit.
-final class JournalLock {
+final class FileLock {
   private let descriptor: Int32
 
   private init(descriptor: Int32) { self.descriptor = descriptor }
@@ -18,7 +19,7 @@ final class JournalLock {
   }
 
   /// Blocks until the lock is free. Holders keep it for one file rewrite: milliseconds.
-  static func acquire(at path: String) throws(SystemError) -> JournalLock {
+  static func acquire(at path: String) throws(SystemError) -> FileLock {
     let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else { throw SystemError("open the lock file", path: path) }
     while flock(descriptor, LOCK_EX) != 0 {
@@ -28,6 +29,6 @@ final class JournalLock {
         throw failure
       }
     }
-    return JournalLock(descriptor: descriptor)
+    return FileLock(descriptor: descriptor)
   }
 }

@@ -6,14 +6,15 @@ import Foundation
   import Darwin
 #endif
 
-/// The hook's error log, `${XDG_STATE_HOME:-~/.local/state}/gitjournal/hook.log`: hooks must stay quiet, so
-/// details go here and the terminal gets one line pointing at it.
-struct HookLog {
+/// A log under `${XDG_STATE_HOME:-~/.local/state}/gitjournal/`: `hook.log` for the hooks, which must stay
+/// quiet (the terminal gets one line pointing here), `narrative.log` for the model's sentences.
+struct LogFile: Sendable {
   let path: String
-  /// Past this size the log is moved to `hook.log.1`, so it never grows without bound.
+  /// Past this size the log is moved to `<name>.1`, so it never grows without bound.
   static let maximumBytes = 512 * 1024
 
-  init(stateDirectory: String) { path = stateDirectory + "/hook.log" }
+  static func hook(stateDirectory: String) -> LogFile { LogFile(path: stateDirectory + "/hook.log") }
+  static func narrative(stateDirectory: String) -> LogFile { LogFile(path: stateDirectory + "/narrative.log") }
 
   /// Appends timestamped lines; a log that cannot be written is not worth failing a hook for.
   func append(_ lines: [String], now: Date) {

@@ -1,0 +1,34 @@
+#define _GNU_SOURCE
+#include "CSystem.h"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/types.h>
+
+int gitjournal_spawn_detached(const char *path, char *const argv[], char *const envp[]) {
+  posix_spawnattr_t attributes;
+  posix_spawn_file_actions_t actions;
+  pid_t pid;
+  int result;
+  short flags = POSIX_SPAWN_SETSID;
+#ifdef __APPLE__
+  flags |= POSIX_SPAWN_CLOEXEC_DEFAULT;
+#endif
+
+  if ((result = posix_spawnattr_init(&attributes)) != 0) return result;
+  if ((result = posix_spawn_file_actions_init(&actions)) != 0) {
+    posix_spawnattr_destroy(&attributes);
+    return result;
+  }
+  result = posix_spawnattr_setflags(&attributes, flags);
+  if (result == 0) result = posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  if (result == 0) result = posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  if (result == 0) result = posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
+  if (result == 0) result = posix_spawn_file_actions_addclosefrom_np(&actions, 3);
+#endif
+  if (result == 0) result = posix_spawn(&pid, path, &actions, &attributes, argv, envp);
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attributes);
+  return result;
+}

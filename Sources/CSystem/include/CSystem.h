@@ -1,0 +1,9 @@
+#ifndef GITJOURNAL_CSYSTEM_H
+#define GITJOURNAL_CSYSTEM_H
+
+/// Starts `path` in a new session with stdin, stdout and stderr on /dev/null and no other inherited file
+/// descriptors. Returns 0 or an errno value. (In C because glibc declares POSIX_SPAWN_SETSID and
+/// posix_spawn_file_actions_addclosefrom_np only for _GNU_SOURCE, which Swift's Glibc module does not set.)
+int gitjournal_spawn_detached(const char *path, char *const argv[], char *const envp[]);
+
+#endif
