@@ -21,36 +21,180 @@ public struct DiffStats: Hashable, Sendable, Codable {
       filesChanged: lhs.filesChanged + rhs.filesChanged, insertions: lhs.insertions + rhs.insertions,
       deletions: lhs.deletions + rhs.deletions)
   }
+
+  static func += (lhs: inout DiffStats, rhs: DiffStats) { lhs = lhs + rhs }
 }
 
 extension Repository {
   /// Diffs `commit` against its first parent (or the empty tree for a root commit).
+  ///
+  /// libgit2's `git_diff_tree_to_tree` expands every subtree of both trees; like git's own tree diff, this
+  /// descends only into subtrees whose ids differ, and asks libgit2 (git's xdiff) only for the line counts of
+  /// the files that changed.
   func diffStats(of commit: Commit) throws(GitError) -> DiffStats {
     let newTree = try commit.tree()
-    var oldTree: Tree?
-    if let parentID = commit.parentID(0) {
-      oldTree = try self.commit(parentID).tree()
-    }
-
-    var options = git_diff_options()
-    try check(git_diff_options_init(&options, UInt32(GIT_DIFF_OPTIONS_VERSION)), "git_diff_options_init")
-    var diff: OpaquePointer?
-    try check(
-      git_diff_tree_to_tree(&diff, pointer, oldTree?.pointer, newTree.pointer, &options), "git_diff_tree_to_tree")
-    defer { git_diff_free(diff) }
-
-    var find = git_diff_find_options()
-    try check(git_diff_find_options_init(&find, UInt32(GIT_DIFF_FIND_OPTIONS_VERSION)), "git_diff_find_options_init")
-    find.flags = GIT_DIFF_FIND_RENAMES.rawValue | GIT_DIFF_FIND_EXACT_MATCH_ONLY.rawValue
-    find.rename_threshold = 100
-    try check(git_diff_find_similar(diff, &find), "git_diff_find_similar")
-
-    var stats: OpaquePointer?
-    try check(git_diff_get_stats(&stats, diff), "git_diff_get_stats")
-    defer { git_diff_stats_free(stats) }
-    return DiffStats(
-      filesChanged: git_diff_stats_files_changed(stats),
-      insertions: git_diff_stats_insertions(stats),
-      deletions: git_diff_stats_deletions(stats))
+    let oldTree = try commit.parentID(0).map { parent throws(GitError) in try self.commit(parent).tree() }
+    var changes = TreeChanges()
+    try collectChanges(from: oldTree, to: newTree, path: "", into: &changes)
+    return try changes.stats(in: self)
   }
+
+  private func collectChanges(from old: Tree?, to new: Tree?, path: String, into changes: inout TreeChanges)
+    throws(GitError)
+  {
+    let oldEntries = old.map(TreeEntry.entries(of:)) ?? [:]
+    let newEntries = new.map(TreeEntry.entries(of:)) ?? [:]
+    for (name, newEntry) in newEntries {
+      let childPath = path + name
+      guard let oldEntry = oldEntries[name] else {
+        try added(newEntry, path: childPath, into: &changes)
+        continue
+      }
+      if oldEntry.id == newEntry.id && oldEntry.mode == newEntry.mode { continue }
+      switch (oldEntry.isTree, newEntry.isTree) {
+      case (true, true):
+        try collectChanges(from: tree(oldEntry.id), to: tree(newEntry.id), path: childPath + "/", into: &changes)
+      case (false, false):
+        changes.modified.append((old: oldEntry, new: newEntry, path: childPath))
+      default:
+        // A file became a folder or the other way round: one side deleted, the other added.
+        try deleted(oldEntry, path: childPath, into: &changes)
+        try added(newEntry, path: childPath, into: &changes)
+      }
+    }
+    for (name, oldEntry) in oldEntries where newEntries[name] == nil {
+      try deleted(oldEntry, path: path + name, into: &changes)
+    }
+  }
+
+  private func added(_ entry: TreeEntry, path: String, into changes: inout TreeChanges) throws(GitError) {
+    if entry.isTree {
+      try collectChanges(from: nil, to: tree(entry.id), path: path + "/", into: &changes)
+    } else {
+      changes.added.append(entry)
+    }
+  }
+
+  private func deleted(_ entry: TreeEntry, path: String, into changes: inout TreeChanges) throws(GitError) {
+    if entry.isTree {
+      try collectChanges(from: tree(entry.id), to: nil, path: path + "/", into: &changes)
+    } else {
+      changes.deleted.append(entry)
+    }
+  }
+
+  func tree(_ id: ObjectID) throws(GitError) -> Tree {
+    var handle: OpaquePointer?
+    var raw = id.raw
+    try check(git_tree_lookup(&handle, pointer, &raw), "git_tree_lookup")
+    return Tree(pointer: handle!)
+  }
+
+  func blob(_ id: ObjectID) throws(GitError) -> Blob {
+    var handle: OpaquePointer?
+    var raw = id.raw
+    try check(git_blob_lookup(&handle, pointer, &raw), "git_blob_lookup")
+    return Blob(pointer: handle!)
+  }
+}
+
+/// One entry of a tree, copied out of libgit2.
+struct TreeEntry {
+  let id: ObjectID
+  let mode: UInt32
+
+  var isTree: Bool { mode == GIT_FILEMODE_TREE.rawValue }
+  /// A submodule: git shows its change as one line `Subproject commit <id>`.
+  var isSubmodule: Bool { mode == GIT_FILEMODE_COMMIT.rawValue }
+
+  static func entries(of tree: Tree) -> [String: TreeEntry] {
+    let count = git_tree_entrycount(tree.pointer)
+    var entries: [String: TreeEntry] = [:]
+    entries.reserveCapacity(count)
+    for index in 0..<count {
+      guard let entry = git_tree_entry_byindex(tree.pointer, index) else { continue }
+      let name = String(cString: git_tree_entry_name(entry))
+      entries[name] = TreeEntry(id: ObjectID(git_tree_entry_id(entry).pointee), mode: git_tree_entry_filemode(entry).rawValue)
+    }
+    return entries
+  }
+}
+
+/// The files a commit added, deleted and modified, before line counting.
+private struct TreeChanges {
+  var added: [TreeEntry] = []
+  var deleted: [TreeEntry] = []
+  var modified: [(old: TreeEntry, new: TreeEntry, path: String)] = []
+
+  func stats(in repository: Repository) throws(GitError) -> DiffStats {
+    var stats = DiffStats()
+    // -M100%: a deleted and an added file with the same content are one exact rename, no lines.
+    var deletedByContent: [ObjectID: Int] = [:]
+    for entry in deleted where !entry.isSubmodule { deletedByContent[entry.id, default: 0] += 1 }
+    var renamed: [ObjectID: Int] = [:]
+    for entry in added {
+      if !entry.isSubmodule, let available = deletedByContent[entry.id], available > 0 {
+        deletedByContent[entry.id] = available - 1
+        renamed[entry.id, default: 0] += 1
+        stats.filesChanged += 1
+        continue
+      }
+      stats += DiffStats(filesChanged: 1, insertions: try Self.lineCount(of: entry, in: repository))
+    }
+    for entry in deleted {
+      if let count = renamed[entry.id], count > 0 {
+        renamed[entry.id] = count - 1
+        continue
+      }
+      stats += DiffStats(filesChanged: 1, deletions: try Self.lineCount(of: entry, in: repository))
+    }
+    for change in modified {
+      stats += try Self.lineChanges(from: change.old, to: change.new, path: change.path, in: repository)
+    }
+    return stats
+  }
+
+  /// Lines of a whole file, 0 when git would call it binary.
+  static func lineCount(of entry: TreeEntry, in repository: Repository) throws(GitError) -> Int {
+    if entry.isSubmodule { return 1 }
+    let blob = try repository.blob(entry.id)
+    if git_blob_is_binary(blob.pointer) == 1 { return 0 }
+    let size = Int(git_blob_rawsize(blob.pointer))
+    guard size > 0, let content = git_blob_rawcontent(blob.pointer) else { return 0 }
+    let bytes = UnsafeRawBufferPointer(start: content, count: size)
+    var lines = 0
+    for byte in bytes where byte == 10 { lines += 1 }
+    return bytes[size - 1] == 10 ? lines : lines + 1
+  }
+
+  /// Insertions and deletions between two versions of a file, from libgit2's xdiff (git's own algorithm).
+  static func lineChanges(from old: TreeEntry, to new: TreeEntry, path: String, in repository: Repository)
+    throws(GitError) -> DiffStats
+  {
+    if old.isSubmodule || new.isSubmodule {
+      return DiffStats(
+        filesChanged: 1, insertions: new.isSubmodule ? 1 : try lineCount(of: new, in: repository),
+        deletions: old.isSubmodule ? 1 : try lineCount(of: old, in: repository))
+    }
+    if old.id == new.id { return DiffStats(filesChanged: 1) }
+    let oldBlob = try repository.blob(old.id)
+    let newBlob = try repository.blob(new.id)
+    var patch: OpaquePointer?
+    try check(git_patch_from_blobs(&patch, oldBlob.pointer, path, newBlob.pointer, path, nil), "git_patch_from_blobs")
+    defer { git_patch_free(patch) }
+    var context = 0
+    var additions = 0
+    var deletions = 0
+    try check(git_patch_line_stats(&context, &additions, &deletions, patch), "git_patch_line_stats")
+    return DiffStats(filesChanged: 1, insertions: additions, deletions: deletions)
+  }
+}
+
+/// A blob handle.
+final class Blob {
+  let pointer: OpaquePointer
+
+  init(pointer: OpaquePointer) { self.pointer = pointer }
+
+  deinit { git_blob_free(pointer) }
 }

@@ -8,6 +8,8 @@ enum LibGit2 {
     // Objects are verified by git when written; re-hashing every object on each read costs about a quarter
     // of a stats pass and protects nothing a journal needs.
     _ = gitjournal_disable_strict_hash_verification()
+    // A full-history rebuild touches every object once: a big cache buys little and costs memory.
+    _ = gitjournal_limit_memory(32 << 20, 64 << 20)
     return true
   }()
 
