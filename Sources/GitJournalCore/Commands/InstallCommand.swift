@@ -4,7 +4,9 @@ struct InstallCommand: Command {
     name: "install", abstract: "Journal a repository on every commit: register it and install its git hooks.",
     usage: "install [<repo>...] [--name <name>]",
     options: [
-      OptionSpec(name: "name", abstract: "Project name, with one repository.", valueName: "name", defaultValue: "the folder's name")
+      OptionSpec(
+        name: "name", abstract: "Project name, with one repository.", valueName: "name",
+        defaultValue: "the folder's name")
     ],
     discussion: """
       Installs post-commit and post-rewrite hooks where git runs them (core.hooksPath when set, else the \
@@ -31,7 +33,8 @@ struct InstallCommand: Command {
     let installer = HookInstaller(executable: ExecutablePath.current)
     for path in paths {
       let absolute = environment.absolute(path)
-      guard let root = Repository.discover(from: absolute) else { throw HookError.notARepository(path: absolute) }
+      guard let found = Repository.discover(from: absolute) else { throw HookError.notARepository(path: absolute) }
+      let root = HookInstaller.mainRepository(of: found)
       let folder = try HookInstaller.hooksFolder(of: root, home: environment.home)
       let registration = try registry.add(path: root, name: name)
       var changes: [String] = []
@@ -49,12 +52,12 @@ struct InstallCommand: Command {
       case .added(let added): entry = added
       case .alreadyPresent(let present): entry = present
       }
-      let where_ = folder.fromHooksPath ? "\(folder.path) (core.hooksPath)" : folder.path
+      let location = folder.fromHooksPath ? "\(folder.path) (core.hooksPath)" : folder.path
       if changes.isEmpty, case .alreadyPresent = registration {
-        context.standardOutput.line("\(entry.name) (\(entry.path)) is already journaled; hooks in \(where_).")
+        context.standardOutput.line("\(entry.name) (\(entry.path)) is already journaled; hooks in \(location).")
       } else {
         let what = changes.isEmpty ? "hooks already in place" : changes.joined(separator: ", ")
-        context.standardOutput.line("\(entry.name) (\(entry.path)): \(what) in \(where_).")
+        context.standardOutput.line("\(entry.name) (\(entry.path)): \(what) in \(location).")
       }
     }
     return ExitStatus.success

@@ -34,7 +34,9 @@ struct ParsedArguments {
       else {
         let known = spec.options.map { "--" + $0.name }
         var message = "unknown option '\(argument)'"
-        if let suggestion = Suggestion.closest(to: "--" + name, among: known) { message += "; did you mean '\(suggestion)'?" }
+        if let suggestion = Suggestion.closest(to: "--" + name, among: known) {
+          message += "; did you mean '\(suggestion)'?"
+        }
         throw UsageError(message: message, spec: spec)
       }
       if option.valueName == nil {

@@ -39,7 +39,9 @@ struct RebuildCommand: Command {
     for argument in dayArguments { days.insert(try DayArgument.parse(argument, today: today, spec: Self.spec)) }
     if let since {
       let first = try DayArgument.parse(since, today: today, spec: Self.spec)
-      let last = try until.map { argument throws(UsageError) in try DayArgument.parse(argument, today: today, spec: Self.spec) } ?? today
+      let last =
+        try until.map { argument throws(UsageError) in try DayArgument.parse(argument, today: today, spec: Self.spec) }
+        ?? today
       guard first <= last else {
         throw UsageError(message: "--since \(first) is after --until \(last)", spec: Self.spec)
       }
@@ -99,10 +101,13 @@ struct RebuildCommand: Command {
         added += 1
       }
     }
-    if added > 0 { context.standardOutput.line("Added the model's sentence to \(added) \(added == 1 ? "day" : "days").") }
+    if added > 0 {
+      context.standardOutput.line("Added the model's sentence to \(added) \(added == 1 ? "day" : "days").")
+    }
     if added < missing.count {
       context.standardError.line(
-        "\(missing.count - added) \(missing.count - added == 1 ? "day has" : "days have") no sentence; see \(log.path).")
+        "\(missing.count - added) \(missing.count - added == 1 ? "day has" : "days have") no sentence; see \(log.path)."
+      )
     }
   }
 }

@@ -6,10 +6,14 @@ struct ReposCommand: Command {
     name: "repos", abstract: "List, add or remove the repositories your journal reads.",
     usage: "repos [list | add <path>... [--name <name>] | remove <name|path>...]",
     options: [
-      OptionSpec(name: "name", abstract: "Project name for 'add' with one path.", valueName: "name", defaultValue: "the folder's name")
+      OptionSpec(
+        name: "name", abstract: "Project name for 'add' with one path.", valueName: "name",
+        defaultValue: "the folder's name")
     ],
     discussion: "'repos' alone lists each configured repository and whether it can be read.",
-    examples: ["gitjournal repos", "gitjournal repos add ~/code/notes --name notes-app", "gitjournal repos remove notes-app"])
+    examples: [
+      "gitjournal repos", "gitjournal repos add ~/code/notes --name notes-app", "gitjournal repos remove notes-app",
+    ])
 
   enum Action { case list, add([String]), remove([String]) }
 
@@ -39,7 +43,8 @@ struct ReposCommand: Command {
       }
       throw UsageError(message: message, spec: Self.spec)
     }
-    if name != nil, case .add = action {} else if name != nil {
+    if name != nil, case .add = action {
+    } else if name != nil {
       throw UsageError(message: "--name only goes with 'repos add'", spec: Self.spec)
     }
   }

@@ -29,7 +29,10 @@ struct ShowCommand: Command {
     let configuration = try Configuration.load(context.environment)
     let calendar = configuration.calendar
     let today = calendar.day(containing: Int64(context.environment.now().timeIntervalSince1970))
-    let day = try dayArgument.map { argument throws(UsageError) in try DayArgument.parse(argument, today: today, spec: Self.spec) } ?? today
+    let day =
+      try dayArgument.map { argument throws(UsageError) in
+        try DayArgument.parse(argument, today: today, spec: Self.spec)
+      } ?? today
     let updater = JournalUpdater(configuration: configuration, environment: context.environment)
     let store = updater.store
 

@@ -26,7 +26,8 @@ struct UninstallCommand: Command {
     let installer = HookInstaller(executable: ExecutablePath.current)
     for path in paths {
       let absolute = environment.absolute(path)
-      guard let root = Repository.discover(from: absolute) else { throw HookError.notARepository(path: absolute) }
+      guard let found = Repository.discover(from: absolute) else { throw HookError.notARepository(path: absolute) }
+      let root = HookInstaller.mainRepository(of: found)
       var removedEntry: RepositoryEntry?
       if !keepConfig { removedEntry = try registry.remove(nameOrPath: root) }
 

@@ -33,7 +33,9 @@ struct ConfigFile {
 
   func set(_ name: String, to value: String) throws(ConfigError) {
     try makeParentFolder()
-    try withConfig { config throws(GitError) in try check(git_config_set_string(config, name, value), "git_config_set_string") }
+    try withConfig { config throws(GitError) in
+      try check(git_config_set_string(config, name, value), "git_config_set_string")
+    }
   }
 
   /// Removes every value of `name`; a missing key is fine.

@@ -57,12 +57,14 @@ public struct Configuration: Sendable {
         authors.append(entry.value)
       case ("journal", nil, "timezone"):
         guard let zone = TimeZone(identifier: entry.value) else {
-          throw .invalidValue(key: "journal.timezone", value: entry.value, expected: "an IANA time zone such as Europe/Paris")
+          throw .invalidValue(
+            key: "journal.timezone", value: entry.value, expected: "an IANA time zone such as Europe/Paris")
         }
         timeZone = zone
       case ("journal", nil, "daystart"):
         guard let minutes = Self.parseClockTime(entry.value) else {
-          throw .invalidValue(key: "journal.dayStart", value: entry.value, expected: "a time of day HH:MM such as 04:00")
+          throw .invalidValue(
+            key: "journal.dayStart", value: entry.value, expected: "a time of day HH:MM such as 04:00")
         }
         dayStartMinutes = minutes
       case ("journal", nil, "merges"):
@@ -75,7 +77,9 @@ public struct Configuration: Sendable {
           repositoryOrder.append(name)
         }
         if key == "path" { repositoriesByName[name]!.path = environment.absolute(entry.value) }
-        if key == "private" { repositoriesByName[name]!.isPrivate = try Self.parseBool(entry.value, key: "repo.\(name).private") }
+        if key == "private" {
+          repositoriesByName[name]!.isPrivate = try Self.parseBool(entry.value, key: "repo.\(name).private")
+        }
       default:
         continue
       }

@@ -36,7 +36,12 @@ public struct FactsCollector: Sendable {
         let scan = RepositoryScan(
           entry: entries[index], configuredAuthors: configuration.authors, allAuthors: allAuthors,
           includeMerges: configuration.includeMerges, cacheDirectory: cacheDirectory)
-        group.addTask { (index, Swift.Result { () throws(RepositoryProblem) in try scan.commits(authoredFrom: span.start, to: span.end) }) }
+        group.addTask {
+          (
+            index,
+            Swift.Result { () throws(RepositoryProblem) in try scan.commits(authoredFrom: span.start, to: span.end) }
+          )
+        }
         next += 1
       }
       for _ in 0..<width { addNext() }

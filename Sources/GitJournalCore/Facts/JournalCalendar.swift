@@ -20,7 +20,8 @@ public struct JournalCalendar: Sendable {
   /// the day's start rather than the wall clock keeps the two in agreement when the start falls in a
   /// daylight-saving gap or repeated hour, so no instant belongs to no window.
   public func day(containing seconds: Int64) -> Day {
-    let parts = calendar.dateComponents([.year, .month, .day], from: Date(timeIntervalSince1970: TimeInterval(seconds)))
+    let date = Date(timeIntervalSince1970: TimeInterval(seconds))
+    let parts = calendar.dateComponents([.year, .month, .day], from: date)
     let day = Day(year: parts.year!, month: parts.month!, day: parts.day!)
     return seconds < start(of: day) ? day.adding(days: -1) : day
   }

@@ -114,7 +114,8 @@ struct TreeEntry {
     for index in 0..<count {
       guard let entry = git_tree_entry_byindex(tree.pointer, index) else { continue }
       let name = String(cString: git_tree_entry_name(entry))
-      entries[name] = TreeEntry(id: ObjectID(git_tree_entry_id(entry).pointee), mode: git_tree_entry_filemode(entry).rawValue)
+      entries[name] = TreeEntry(
+        id: ObjectID(git_tree_entry_id(entry).pointee), mode: git_tree_entry_filemode(entry).rawValue)
     }
     return entries
   }

@@ -9,7 +9,7 @@ enum LibGit2 {
     // of a stats pass and protects nothing a journal needs.
     _ = gitjournal_disable_strict_hash_verification()
     // A full-history rebuild touches every object once: a big cache buys little and costs memory.
-    _ = gitjournal_limit_memory(32 << 20, 64 << 20)
+    _ = gitjournal_limit_memory(16 << 20, 32 << 20)
     return true
   }()
 

@@ -34,7 +34,13 @@ final class Repository {
   }
 
   var isBare: Bool { git_repository_is_bare(pointer) == 1 }
-  var isEmpty: Bool { git_repository_is_empty(pointer) == 1 }
+  /// True when there are no commits yet. libgit2's `git_repository_is_empty` says so only when HEAD names the
+  /// initial branch it expects (init.defaultBranch, else master), so a `git init -b main` repository looked
+  /// non-empty: an unborn HEAD with no branch is empty too.
+  var isEmpty: Bool {
+    if git_repository_is_empty(pointer) == 1 { return true }
+    return git_repository_head_unborn(pointer) == 1 && ((try? tipIDs()) ?? []).isEmpty
+  }
   var isShallow: Bool { git_repository_is_shallow(pointer) == 1 }
 
   /// The git dir, with a trailing slash removed.

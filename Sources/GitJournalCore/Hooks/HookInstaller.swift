@@ -61,6 +61,15 @@ struct HookInstaller {
     return HooksFolder(path: repository.commonDirectory + "/hooks", fromHooksPath: false)
   }
 
+  /// The repository a linked worktree belongs to (its main working tree, or the bare repository), else `root`.
+  /// install and uninstall register and look up that one, so a repository is journaled once whichever of its
+  /// worktrees they run in, and removing a linked worktree leaves no broken entry.
+  static func mainRepository(of root: String) -> String {
+    guard let repository = try? Repository.open(at: root), repository.commonDirectory != repository.gitDirectory
+    else { return root }
+    return Repository.discover(from: repository.commonDirectory) ?? root
+  }
+
   func install(_ hook: GitHook, into folder: String) throws -> Change {
     let path = folder + "/" + hook.rawValue
     let chained = path + HookScript.chainedSuffix

@@ -13,22 +13,22 @@ enum HookScript {
   static let chainedSuffix = ".gitjournal-chained"
 
   static let template = """
-#!/bin/sh
-# gitjournal-hook @HOOK@
-# Keeps your gitjournal journal up to date. Added by 'gitjournal install'; 'gitjournal uninstall'
-# removes it and puts back any hook it chained. It never fails or blocks the git command it follows.
-status=0
-if [ -x "$0.gitjournal-chained" ]; then
-  "$0.gitjournal-chained" "$@" || status=$?
-fi
-gitjournal=@GITJOURNAL@
-if [ ! -x "$gitjournal" ]; then
-  gitjournal=$(command -v gitjournal 2>/dev/null) || exit "$status"
-fi
-"$gitjournal" hook @HOOK@ "$@" </dev/null
-exit "$status"
+    #!/bin/sh
+    # gitjournal-hook @HOOK@
+    # Keeps your gitjournal journal up to date. Added by 'gitjournal install'; 'gitjournal uninstall'
+    # removes it and puts back any hook it chained. It never fails or blocks the git command it follows.
+    status=0
+    if [ -x "$0.gitjournal-chained" ]; then
+      "$0.gitjournal-chained" "$@" || status=$?
+    fi
+    gitjournal=@GITJOURNAL@
+    if [ ! -x "$gitjournal" ]; then
+      gitjournal=$(command -v gitjournal 2>/dev/null) || exit "$status"
+    fi
+    "$gitjournal" hook @HOOK@ "$@" </dev/null
+    exit "$status"
 
-"""
+    """
 
   /// The script for `hook`, calling the gitjournal binary at `executable`.
   static func render(hook: GitHook, executable: String) -> String {

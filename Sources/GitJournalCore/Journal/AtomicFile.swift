@@ -30,7 +30,9 @@ enum AtomicFile {
     var bytes = Array(text.utf8)
     var offset = 0
     while offset < bytes.count && failure == nil {
-      let written = bytes.withUnsafeMutableBytes { systemWrite(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+      let written = bytes.withUnsafeMutableBytes {
+        systemWrite(descriptor, $0.baseAddress! + offset, $0.count - offset)
+      }
       if written < 0 {
         if errno != EINTR { failure = SystemError("write", path: temporary) }
       } else {
@@ -82,7 +84,8 @@ enum AtomicFile {
       guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: resolved) else { break }
       resolved =
         destination.hasPrefix("/")
-        ? destination : ((resolved as NSString).deletingLastPathComponent as NSString).appendingPathComponent(destination)
+        ? destination
+        : ((resolved as NSString).deletingLastPathComponent as NSString).appendingPathComponent(destination)
     }
     return resolved
   }

@@ -19,11 +19,13 @@ public enum JournalMerger {
 
     let (frontMatterLines, bodyText) = splitFrontMatter(existing)
     let frontMatter = renderFrontMatter(page.frontMatter, userLines: frontMatterLines ?? [])
-    var lines = bodyText.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    var lines = Self.lines(of: bodyText)
 
     if let found = findBlock(in: lines) {
-      let oldBody = lines[(found.begin + 1)..<found.end].joined(separator: "\n")
-      var replacement = block.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+      // A file saved with CRLF line endings still holds the block as written.
+      let oldBody = lines[(found.begin + 1)..<found.end].map { $0.hasSuffix("\r") ? String($0.dropLast()) : $0 }
+        .joined(separator: "\n")
+      var replacement = Self.lines(of: block)
       if checksum(in: lines[found.end]) != ContentHash.hex(of: oldBody).prefix(12) && oldBody != page.blockBody {
         replacement += [
           "", "<!-- gitjournal: the text below was edited inside the generated block and kept here on \(day) -->",
@@ -36,7 +38,7 @@ public enum JournalMerger {
 
     // A file without a block keeps all its text; the block goes at the end.
     var body = bodyText
-    if !body.isEmpty && !body.hasSuffix("\n") { body += "\n" }
+    if !body.isEmpty && body.unicodeScalars.last != "\n" { body += "\n" }
     if !body.isEmpty { body += "\n" }
     return frontMatter + body + block + "\n"
   }
@@ -50,7 +52,7 @@ public enum JournalMerger {
   static func findBlock(in lines: [String]) -> (begin: Int, end: Int)? {
     var begin: Int?
     for (index, line) in lines.enumerated() {
-      let trimmed = line.trimmingCharacters(in: .whitespaces)
+      let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
       if trimmed.hasPrefix(beginPrefix) && trimmed.hasSuffix("-->") {
         begin = index
       } else if trimmed.hasPrefix(endPrefix) && trimmed.hasSuffix("-->"), let begin {
@@ -68,16 +70,24 @@ public enum JournalMerger {
   /// Splits `---` front matter (its inner lines) from the rest of the text.
   static func splitFrontMatter(_ text: String) -> (lines: [String]?, body: String) {
     guard text.hasPrefix("---\n") || text.hasPrefix("---\r\n") else { return (nil, text) }
-    let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    let lines = Self.lines(of: text)
     for index in 1..<lines.count {
       let line = lines[index].trimmingCharacters(in: .whitespacesAndNewlines)
       if line == "---" || line == "..." {
-        let inner = lines[1..<index].map(String.init)
+        let inner = Array(lines[1..<index])
         let body = lines[(index + 1)...].joined(separator: "\n")
         return (inner, body)
       }
     }
     return (nil, text)
+  }
+
+  /// The text's lines, split at each line feed with any carriage return left on its line. Swift reads "\r\n" as
+  /// one Character, so splitting at the Character "\n" would leave the lines of a CRLF file unsplit.
+  static func lines(of text: some StringProtocol) -> [String] {
+    text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map {
+      String(String.UnicodeScalarView($0))
+    }
   }
 
   /// gitjournal's keys get their new values in place; every other line stays as the user wrote it.

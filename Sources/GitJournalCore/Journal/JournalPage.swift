@@ -10,7 +10,8 @@ public struct JournalPage: Equatable, Sendable {
   public let blockBody: String
 
   public static func == (lhs: JournalPage, rhs: JournalPage) -> Bool {
-    lhs.frontMatter.map(\.key) == rhs.frontMatter.map(\.key) && lhs.frontMatter.map(\.value) == rhs.frontMatter.map(\.value)
+    lhs.frontMatter.map(\.key) == rhs.frontMatter.map(\.key)
+      && lhs.frontMatter.map(\.value) == rhs.frontMatter.map(\.value)
       && lhs.title == rhs.title && lhs.blockBody == rhs.blockBody
   }
 

@@ -143,7 +143,8 @@ private final class Connection: @unchecked Sendable {
     let host = endpoint.host == "localhost" ? "127.0.0.1" : endpoint.host
     let status = getaddrinfo(host, String(endpoint.port), &hints, &list)
     guard status == 0, let first = list else {
-      throw HTTPClient.Failure.connectionFailed("cannot resolve \(endpoint.host): \(String(cString: gai_strerror(status)))")
+      throw HTTPClient.Failure.connectionFailed(
+        "cannot resolve \(endpoint.host): \(String(cString: gai_strerror(status)))")
     }
     defer { freeaddrinfo(list) }
 

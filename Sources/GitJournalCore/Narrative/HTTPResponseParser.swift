@@ -7,7 +7,8 @@ enum HTTPResponseParser {
 
   static func parse(_ raw: [UInt8]) throws(HTTPClient.Failure) -> HTTPClient.Response {
     guard let split = headerBoundary(raw) else {
-      throw .malformedResponse(raw.isEmpty ? "the server closed the connection without answering" : "incomplete headers")
+      throw .malformedResponse(
+        raw.isEmpty ? "the server closed the connection without answering" : "incomplete headers")
     }
     let head = String(decoding: raw[..<split], as: UTF8.self)
     let lines = head.components(separatedBy: "\r\n")

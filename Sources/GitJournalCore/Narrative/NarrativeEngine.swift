@@ -20,7 +20,8 @@ public enum NarrativeError: Error, CustomStringConvertible, Equatable, Sendable 
   public var description: String {
     switch self {
     case .remoteRefused(let host):
-      return "refusing to send the prompt to \(host), which is not this machine; set narrative.allowRemote = true to allow it"
+      return
+        "refusing to send the prompt to \(host), which is not this machine; set narrative.allowRemote = true to allow it"
     case .unavailable(let reason): return "the model server is unavailable: \(reason)"
     case .server(let status, let message): return "the model server answered \(status): \(message)"
     case .invalidAnswer(let reason): return "the model server's answer could not be read: \(reason)"
@@ -75,7 +76,8 @@ struct JSONEndpoint: Sendable {
       throw NarrativeError.server(status: response.status, message: Self.errorMessage(object, body: response.body))
     }
     guard let object else {
-      throw NarrativeError.invalidAnswer("not a JSON object: \(String(decoding: response.body.prefix(80), as: UTF8.self))")
+      throw NarrativeError.invalidAnswer(
+        "not a JSON object: \(String(decoding: response.body.prefix(80), as: UTF8.self))")
     }
     return object
   }

@@ -55,7 +55,8 @@ public struct NarrativeSettings: Sendable, Equatable {
       }
       self.engine = engine
     case "url":
-      guard let parsed = URL(string: value), let scheme = parsed.scheme, ["http", "https"].contains(scheme.lowercased()),
+      guard let parsed = URL(string: value), let scheme = parsed.scheme,
+        ["http", "https"].contains(scheme.lowercased()),
         parsed.host != nil
       else {
         throw .invalidValue(key: "narrative.url", value: value, expected: "an http URL such as http://127.0.0.1:11434")

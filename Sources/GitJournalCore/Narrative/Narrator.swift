@@ -103,7 +103,8 @@ enum NarrativeEngines {
     guard settings.engine != .off else { return nil }
     let endpoint: JSONEndpoint
     do {
-      endpoint = try JSONEndpoint(baseURL: settings.baseURL(environment: environment), allowRemote: settings.allowRemote)
+      endpoint = try JSONEndpoint(
+        baseURL: settings.baseURL(environment: environment), allowRemote: settings.allowRemote)
     } catch {
       log(error.description)
       return nil

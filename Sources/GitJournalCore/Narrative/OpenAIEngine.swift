@@ -18,7 +18,8 @@ struct OpenAIEngine: NarrativeEngine {
       "temperature": settings.temperature, "max_tokens": 120, "stream": false,
     ]
     let answer = try await endpoint.post("/v1/chat/completions", body: body, timeout: settings.timeout)
-    guard let choices = answer["choices"] as? [[String: Any]], let message = choices.first?["message"] as? [String: Any],
+    guard let choices = answer["choices"] as? [[String: Any]],
+      let message = choices.first?["message"] as? [String: Any],
       let text = message["content"] as? String
     else {
       throw NarrativeError.invalidAnswer("no choices[0].message.content in the answer")

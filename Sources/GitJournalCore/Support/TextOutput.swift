@@ -31,9 +31,13 @@ public final class TextOutput: @unchecked Sendable {
     var offset = 0
     while offset < bytes.count {
       #if canImport(Glibc)
-        let written = bytes.withUnsafeMutableBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+        let written = bytes.withUnsafeMutableBytes {
+          Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset)
+        }
       #else
-        let written = bytes.withUnsafeMutableBytes { Darwin.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+        let written = bytes.withUnsafeMutableBytes {
+          Darwin.write(descriptor, $0.baseAddress! + offset, $0.count - offset)
+        }
       #endif
       if written < 0 && errno == EINTR { continue }
       if written <= 0 { return }
