@@ -1,18 +1,25 @@
+import Foundation
+
 /// Reads the commits one repository contributes to a span of time, with their line statistics.
 struct CommitReader {
   let repository: Repository
   let authors: AuthorFilter
   let includeMerges: Bool
   let statsCache: StatsCache
+  /// Threads that compute line statistics; each opens its own libgit2 handle.
+  var workers = ProcessResources.activeProcessorCount
+
+  /// Below this many commits to diff, starting more threads costs more than it saves.
+  static let parallelThreshold = 64
 
   /// Commits reachable from the local branches or HEAD whose author time lies in `start..<end` (seconds since
   /// 1970), each once, rebased or cherry-picked copies folded into one. The walk stops soon after it passes
   /// `start`, so the cost follows the span asked for, not the history.
   func commits(authoredFrom start: Int64?, to end: Int64?) throws(GitError) -> [CommitRecord] {
-    defer { statsCache.flush() }
     let mailmap = repository.mailmap()
     let walk = try HistoryWalk(repository: repository, tips: try repository.tipIDs(), stopBefore: start)
     var records: [CommitRecord] = []
+    var toDiff: [(index: Int, id: ObjectID)] = []
     var copies: Set<CommitRecord.CopyKey> = []
     while let commit = try walk.next() {
       let isMerge = commit.parentCount > 1
@@ -21,23 +28,71 @@ struct CommitReader {
       if let start, author.time < start { continue }
       if let end, author.time >= end { continue }
       guard authors.includes(email: author.email) else { continue }
+      let id = commit.id
       var record = CommitRecord(
-        id: commit.id.hex, authorName: author.name, authorEmail: author.email, authoredAt: author.time,
+        id: id.hex, authorName: author.name, authorEmail: author.email, authoredAt: author.time,
         authorOffsetMinutes: author.offsetMinutes, subject: commit.subject, isMerge: isMerge, stats: .zero)
       // The walk yields the newest committed copy first: that one is kept.
       guard copies.insert(record.copyKey).inserted else { continue }
       // Like `git log`, a merge shows no diff of its own.
-      if !isMerge { record.stats = try stats(of: commit, authoredAt: author.time) }
+      if !isMerge {
+        if let cached = statsCache.stats(for: id, authoredAt: author.time) {
+          record.stats = cached
+        } else {
+          toDiff.append((records.count, id))
+        }
+      }
       records.append(record)
     }
+
+    let computed = try diffStats(of: toDiff.map(\.id))
+    for ((index, id), stats) in zip(toDiff, computed) {
+      records[index].stats = stats
+      statsCache.store(stats, for: id, authoredAt: records[index].authoredAt)
+    }
+    statsCache.flush()
     return records
   }
 
-  private func stats(of commit: Commit, authoredAt: Int64) throws(GitError) -> DiffStats {
-    let id = commit.id
-    if let cached = statsCache.stats(for: id, authoredAt: authoredAt) { return cached }
-    let stats = try repository.diffStats(of: commit)
-    statsCache.store(stats, for: id, authoredAt: authoredAt)
-    return stats
+  /// Line statistics of `ids`, in order: on this thread for a few, spread over `workers` threads for many.
+  private func diffStats(of ids: [ObjectID]) throws(GitError) -> [DiffStats] {
+    let threads = min(workers, ids.count / Self.parallelThreshold + 1)
+    guard threads > 1 else {
+      return try ids.map { id throws(GitError) in try repository.diffStats(of: repository.commit(id)) }
+    }
+    let results = ParallelResults(count: ids.count)
+    let path = repository.gitDirectory
+    DispatchQueue.concurrentPerform(iterations: threads) { worker in
+      do throws(GitError) {
+        let handle = try Repository.open(at: path)
+        for index in stride(from: worker, to: ids.count, by: threads) {
+          results.set(index, try handle.diffStats(of: handle.commit(ids[index])))
+        }
+      } catch {
+        results.fail(error)
+      }
+    }
+    return try results.values()
+  }
+}
+
+/// Slots that parallel workers fill, each index by one worker. `@unchecked Sendable`: every access goes
+/// through `lock`.
+private final class ParallelResults: @unchecked Sendable {
+  private let lock = NSLock()
+  private var slots: [DiffStats]
+  private var failure: GitError?
+
+  init(count: Int) { slots = Array(repeating: .zero, count: count) }
+
+  func set(_ index: Int, _ stats: DiffStats) { lock.withLock { slots[index] = stats } }
+
+  func fail(_ error: GitError) { lock.withLock { failure = failure ?? error } }
+
+  func values() throws(GitError) -> [DiffStats] {
+    lock.lock()
+    defer { lock.unlock() }
+    if let failure { throw failure }
+    return slots
   }
 }

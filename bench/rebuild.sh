@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Full-history rebuild against `git log --branches --no-merges --shortstat -M100%` on the same repository,
+# side by side in one hyperfine run: cold (no caches), then a second identical rebuild (stats cached).
+# Also peak memory (/usr/bin/time) and a day-by-day check that the numbers equal git log's.
+#
+# Repository: REAL_REPO=/path/to/repo (e.g. a clone of libgit2 with its pull requests as branches), else a
+# generated one of 20,000 commits on 2,000 branches (made once under bench/work).
+source "$(dirname "$0")/lib.sh"
+build_release
+
+if [ -n "${REAL_REPO:-}" ]; then
+  repo="$REAL_REPO"
+else
+  repo="$BENCH/repos/history-20k"
+  make_repo "$repo" 20000 --seed 7 --branches 2000 --days 2500 --files 1500
+fi
+
+export HOME="$BENCH/rebuild-home" TZ=UTC GIT_CONFIG_NOSYSTEM=1
+rm -rf "$HOME"; mkdir -p "$HOME"
+"$GITJOURNAL" repos add "$repo" >/dev/null
+first=$(git -C "$repo" log --branches --format=%ad --date=format:%Y-%m-%d --reverse | head -1)
+branches=$(git -C "$repo" for-each-ref refs/heads | wc -l)
+commits=$(git -C "$repo" rev-list --branches --no-merges | wc -l)
+echo "repository: $repo ($commits non-merge commits on $branches branches, since $first)"
+
+gitlog="git -C '$repo' log --branches --no-merges --shortstat -M100%"
+rebuild="'$GITJOURNAL' rebuild --since $first --all-authors --no-narrative"
+hyperfine --warmup 1 --runs "${RUNS:-3}" --export-json "$BENCH/rebuild.json" \
+  -n "git log" "$gitlog" \
+  -n "gitjournal rebuild (cold)" --prepare "rm -rf '$HOME/.cache' '$HOME/journal'" "$rebuild" \
+  -n "gitjournal rebuild (again)" --prepare "true" "$rebuild"
+
+echo
+echo "peak memory (max RSS):"
+/usr/bin/time -f "  git log: %M KB" sh -c "$gitlog" >/dev/null
+rm -rf "$HOME/.cache" "$HOME/journal"
+/usr/bin/time -f "  gitjournal rebuild (cold): %M KB" sh -c "$rebuild" >/dev/null
+
+python3 - "$BENCH/rebuild.json" <<'PY'
+import json, sys
+results = {r["command"]: r["median"] for r in json.load(open(sys.argv[1]))["results"]}
+git, cold, again = results["git log"], results["gitjournal rebuild (cold)"], results["gitjournal rebuild (again)"]
+print(f"median s: git log {git:.2f}, rebuild cold {cold:.2f}, rebuild again {again:.2f}")
+print(f"cold rebuild / git log = {cold/git:.2f}x (target <= 1.0x, aim 0.6x); first / second rebuild = {cold/again:.1f}x (target >= 10x)")
+PY
+
+echo
+echo "same numbers as git log, day by day:"
+python3 "$BENCH_ROOT/compare-with-git-log.py" "$repo" "$HOME/journal"
