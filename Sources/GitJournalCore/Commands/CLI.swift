@@ -5,7 +5,8 @@ public enum CLI {
   static let commands: [RegisteredCommand] = [
     RegisteredCommand(InstallCommand.self), RegisteredCommand(UninstallCommand.self),
     RegisteredCommand(RebuildCommand.self), RegisteredCommand(ShowCommand.self), RegisteredCommand(ReposCommand.self),
-    RegisteredCommand(NarrateCommand.self), RegisteredCommand(HookCommand.self),
+    RegisteredCommand(StatsCommand.self), RegisteredCommand(CompletionsCommand.self),
+    RegisteredCommand(DoctorCommand.self), RegisteredCommand(NarrateCommand.self), RegisteredCommand(HookCommand.self),
   ]
 
   static let overview = CommandSpec(
@@ -59,8 +60,15 @@ public enum CLI {
       context.standardOutput.write(overviewText)
       return ExitStatus.success
     }
+    if let text = HelpTopics.all[topic] {
+      context.standardOutput.write(text)
+      return ExitStatus.success
+    }
     guard let command = commands.first(where: { $0.spec.name == topic }) else {
-      return report(UsageError(message: "no help for '\(topic)': not a command", spec: nil), context: context)
+      var message = "no help for '\(topic)': not a command or topic"
+      let known = commands.map(\.spec.name) + HelpTopics.all.keys.sorted()
+      if let suggestion = Suggestion.closest(to: topic, among: known) { message += "; did you mean '\(suggestion)'?" }
+      return report(UsageError(message: message, spec: nil), context: context)
     }
     context.standardOutput.write(command.spec.helpText)
     return ExitStatus.success
@@ -73,7 +81,8 @@ public enum CLI {
       let name = command.spec.name
       text += "  " + name + String(repeating: " ", count: width - name.count) + command.spec.abstract + "\n"
     }
-    text += "\nSee 'gitjournal help <command>' for a command's options.\n"
+    text += "\nSee 'gitjournal help <command>' for a command's options, 'gitjournal help config' for the\n"
+    text += "config keys and 'gitjournal help format' for the journal file.\n"
     return text
   }
 

@@ -30,4 +30,6 @@ public enum ExitStatus {
   /// The journal was written, but at least one repository was skipped (each named on stderr).
   public static let partial: Int32 = 2
   public static let usage: Int32 = 64
+  /// Stopped by Ctrl-C (128 + SIGINT, as shells report it).
+  public static let interrupted: Int32 = 130
 }

@@ -34,8 +34,8 @@ struct InstallCommand: Command {
     for path in paths {
       let absolute = environment.absolute(path)
       guard let found = Repository.discover(from: absolute) else { throw HookError.notARepository(path: absolute) }
+      let folder = try HookInstaller.hooksFolder(of: found, home: environment.home)
       let root = HookInstaller.mainRepository(of: found)
-      let folder = try HookInstaller.hooksFolder(of: root, home: environment.home)
       let registration = try registry.add(path: root, name: name)
       var changes: [String] = []
       for hook in GitHook.allCases {

@@ -53,7 +53,12 @@ struct RebuildCommand: Command {
     }
 
     let updater = JournalUpdater(configuration: configuration, environment: context.environment)
-    let report = try await updater.update(days: days.sorted(), allAuthors: allAuthors)
+    Interruption.install()
+    let progress = ProgressReporter(label: "facts", total: days.count, output: context.standardError)
+    let report = try await updater.update(
+      days: days.sorted(), allAuthors: allAuthors, onWritten: { progress?.advance() },
+      shouldStop: { Interruption.isRequested })
+    progress?.finish()
     for skipped in report.skipped { context.standardError.line("warning: \(skipped)") }
     for day in report.written {
       let path = updater.store.path(of: day.facts.day)
@@ -62,8 +67,12 @@ struct RebuildCommand: Command {
     if report.written.isEmpty {
       context.standardError.line("No commits on \(days.count == 1 ? "that day" : "those days"); no file written.")
     }
-    if !noNarrative {
+    if !noNarrative && !Interruption.isRequested {
       await addSentences(to: report.written, updater: updater, context: context)
+    }
+    if Interruption.isRequested {
+      context.standardError.line("Interrupted: every file written so far is complete; run the same rebuild to finish.")
+      return ExitStatus.interrupted
     }
     return report.skipped.isEmpty ? ExitStatus.success : ExitStatus.partial
   }
@@ -89,8 +98,11 @@ struct RebuildCommand: Command {
       return
     }
     var added = 0
+    let progress = ProgressReporter(label: "sentences", total: missing.count, output: context.standardError)
+    defer { progress?.finish() }
     for facts in missing {
-      if Task.isCancelled { break }
+      if Interruption.isRequested { break }
+      progress?.advance()
       guard await narrator.sentence(for: facts, calendar: updater.configuration.calendar) != nil else {
         if narrator.isBackingOff() { break }
         continue

@@ -36,8 +36,9 @@ struct ShowCommand: Command {
     let updater = JournalUpdater(configuration: configuration, environment: context.environment)
     let store = updater.store
 
+    let style = TerminalStyle(output: context.standardOutput, environment: context.environment)
     if !json && !allAuthors, let text = try store.read(day) {
-      context.standardOutput.write(text)
+      context.standardOutput.write(JournalFileRenderer.render(text, style: style))
       return ExitStatus.success
     }
     if configuration.repositories.isEmpty { throw NoRepositoriesError(configPath: configuration.configPath) }
@@ -52,7 +53,8 @@ struct ShowCommand: Command {
       context.standardOutput.line(String(decoding: data, as: UTF8.self))
     } else {
       let page = JournalPage(facts: facts, narrative: narrative, calendar: calendar)
-      context.standardOutput.write(JournalMerger.merge(page: page, into: nil, day: day))
+      context.standardOutput.write(
+        JournalFileRenderer.render(JournalMerger.merge(page: page, into: nil, day: day), style: style))
     }
     return collected.skipped.isEmpty ? ExitStatus.success : ExitStatus.partial
   }

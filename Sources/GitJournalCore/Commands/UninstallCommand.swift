@@ -31,7 +31,7 @@ struct UninstallCommand: Command {
       var removedEntry: RepositoryEntry?
       if !keepConfig { removedEntry = try registry.remove(nameOrPath: root) }
 
-      guard let folder = try? HookInstaller.hooksFolder(of: root, home: environment.home) else {
+      guard let folder = try? HookInstaller.hooksFolder(of: found, home: environment.home) else {
         context.standardOutput.line("gitjournal's hooks are not installed in \(root).")
         continue
       }

@@ -50,17 +50,23 @@ public struct JournalUpdater: Sendable {
 
   /// Rewrites a range of days (`rebuild`): the repositories are read once without the lock, so a long
   /// rebuild never makes a commit wait; the day that is still taking commits is read again under the lock.
-  public func update(days: [Day], allAuthors: Bool) async throws -> Report {
+  public func update(
+    days: [Day], allAuthors: Bool, onWritten: (@Sendable () -> Void)? = nil,
+    shouldStop: @Sendable () -> Bool = { false }
+  ) async throws -> Report {
     let collected = await collect(days: days, allAuthors: allAuthors)
     var facts = collected.days
     let today = configuration.calendar.day(containing: Int64(now().timeIntervalSince1970))
     if !allAuthors, facts[today] != nil {
       let current = try await refresh(days: [today])
       facts[today] = nil
-      let written = try writeAll(facts, holdingLock: false) + current.written
-      return Report(written: written.sorted { $0.facts.day < $1.facts.day }, skipped: collected.skipped)
+      onWritten?()
+      let written = try writeAll(facts, holdingLock: false, onWritten: onWritten, shouldStop: shouldStop)
+      return Report(
+        written: (written + current.written).sorted { $0.facts.day < $1.facts.day }, skipped: collected.skipped)
     }
-    return Report(written: try writeAll(facts, holdingLock: false), skipped: collected.skipped)
+    let written = try writeAll(facts, holdingLock: false, onWritten: onWritten, shouldStop: shouldStop)
+    return Report(written: written, skipped: collected.skipped)
   }
 
   public func collect(days: [Day], allAuthors: Bool) async -> FactsCollector.Result {
@@ -73,11 +79,17 @@ public struct JournalUpdater: Sendable {
     try write(facts, holdingLock: false)
   }
 
-  private func writeAll(_ days: [Day: DayFacts], holdingLock: Bool) throws(SystemError) -> [WrittenDay] {
+  /// Writes days oldest first; stops between two files when `shouldStop` says so.
+  private func writeAll(
+    _ days: [Day: DayFacts], holdingLock: Bool, onWritten: (@Sendable () -> Void)? = nil,
+    shouldStop: () -> Bool = { false }
+  ) throws(SystemError) -> [WrittenDay] {
     var written: [WrittenDay] = []
     for day in days.keys.sorted() {
+      if shouldStop() { break }
       let result = try write(days[day]!, holdingLock: holdingLock)
       if result.outcome != .nothingToWrite { written.append(result) }
+      onWritten?()
     }
     return written
   }

@@ -22,4 +22,11 @@ enum MarkdownText {
     }
     return result
   }
+
+  /// A name for a terminal: control characters (escape sequences included) become U+FFFD.
+  static func terminalSafe(_ text: String) -> String {
+    String(
+      String.UnicodeScalarView(
+        text.unicodeScalars.map { $0.properties.generalCategory == .control ? "\u{FFFD}" : $0 }))
+  }
 }
