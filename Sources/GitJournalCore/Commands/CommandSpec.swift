@@ -22,7 +22,7 @@ struct CommandSpec: Sendable {
 
   var helpText: String {
     var text = "\(abstract)\n\nUsage: gitjournal \(usage)\n"
-    if !discussion.isEmpty { text += "\n\(discussion)\n" }
+    if !discussion.isEmpty { text += "\n\(Self.wrapped(discussion, width: 100))\n" }
     text += "\nOptions:\n"
     let labels = options.map { option in
       (option.short.map { "-\($0), " } ?? "") + "--\(option.name)" + (option.valueName.map { " <\($0)>" } ?? "")
@@ -37,6 +37,23 @@ struct CommandSpec: Sendable {
       text += "\nExamples:\n" + examples.map { "  \($0)\n" }.joined()
     }
     return text
+  }
+}
+
+extension CommandSpec {
+  /// `text` with lines broken between words so none is longer than `width`.
+  static func wrapped(_ text: String, width: Int) -> String {
+    var lines: [String] = []
+    var line = ""
+    for word in text.split(separator: " ") {
+      if !line.isEmpty && line.count + 1 + word.count > width {
+        lines.append(line)
+        line = ""
+      }
+      line += (line.isEmpty ? "" : " ") + word
+    }
+    if !line.isEmpty { lines.append(line) }
+    return lines.joined(separator: "\n")
   }
 }
 

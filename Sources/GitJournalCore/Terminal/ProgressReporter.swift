@@ -12,9 +12,10 @@ final class ProgressReporter: @unchecked Sendable {
   private var done = 0
   private var lastPlainStep = -1
 
-  /// A reporter that shows nothing when `total` is below `threshold`.
-  init?(label: String, total: Int, output: TextOutput, threshold: Int = 8) {
-    guard total >= threshold else { return nil }
+  /// A reporter, or nil when the work is too short to need one: fewer than 8 steps on a terminal, fewer
+  /// than 100 elsewhere (scripts and logs want quiet).
+  init?(label: String, total: Int, output: TextOutput) {
+    guard total >= (output.isTerminal ? 8 : 100) else { return nil }
     self.output = output
     self.isTerminal = output.isTerminal
     self.label = label

@@ -120,6 +120,30 @@ import Testing
     #expect(!HookWorld.exists(repository + "/.git/hooks/post-commit"))
   }
 
+  /// A bare repository with linked worktrees (a common set-up) takes hooks, though the bare one alone does not.
+  @Test func worktreeOfBareRepository() throws {
+    try world.commit(in: repository, "Initial commit")
+    let bare = world.scratch.path("code/shared.git")
+    try world.git(["clone", "-q", "--bare", repository, bare], in: world.home)
+    let worktree = world.scratch.path("code/shared-work")
+    try world.git(["worktree", "add", "-q", "-b", "work", worktree], in: bare)
+
+    let installed = try world.gitjournal("install", in: worktree)
+    try #require(installed.status == 0, "\(installed.hookTestSummary)")
+    #expect(HookInstaller.isInstalled(.postCommit, in: bare + "/hooks"))
+    #expect(world.configuredPaths() == [bare])
+
+    let commit = try world.commit(in: worktree, "Work in a worktree of a bare repository")
+    #expect(commit.standardError.isEmpty, "\(commit.standardError)")
+    let journal = try #require(world.journal(commit.day))
+    #expect(HookWorld.count(commit.journalID, in: journal) == 1)
+
+    let removed = try world.gitjournal("uninstall", in: worktree)
+    #expect(removed.status == 0, "\(removed.hookTestSummary)")
+    #expect(world.configuredPaths().isEmpty)
+    #expect(!HookWorld.exists(bare + "/hooks/post-commit"))
+  }
+
   @Test func bareRepositoryIsRefused() throws {
     let bare = try world.makeRepository("code/bare.git", bare: true)
     let config = try #require(HookFileSnapshot(world.configPath))

@@ -105,6 +105,49 @@ import Testing
     #expect(!HookWorld.exists(world.hookLogPath), "the hook logged problems")
   }
 
+  /// The concurrency test above rarely hits the window in which one hook has read the repositories and
+  /// another writes before it: here that window is forced open. While the test holds the journal lock, a hook
+  /// runs for repository A, and repository B gets a commit whose own hook does not run; when the lock is
+  /// released, A's hook must write what the repositories hold then, B's commit included, not what it may have
+  /// read before it had the lock.
+  @Test func hookReadsTheRepositoriesWhileHoldingTheJournalLock() throws {
+    let first = try world.makeRepository("code/first")
+    let second = try world.makeRepository("code/second")
+    for repository in [first, second] {
+      try #require(try world.gitjournal("install", in: repository).status == 0)
+      try world.commit(in: repository, "Initial commit")
+    }
+
+    let lockPath = world.home + "/.local/state/gitjournal/journal.lock"
+    let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    try #require(descriptor >= 0)
+    defer { close(descriptor) }
+    try #require(flock(descriptor, LOCK_EX) == 0)
+    let blocked = try Subprocess(
+      Subprocess.gitExecutable, ["commit", "--allow-empty", "-m", "Commit in the first repository"],
+      environment: world.environment, currentDirectory: first)
+    // Time for the hook to read the repositories, if it does so before taking the lock.
+    Thread.sleep(forTimeInterval: 0.5)
+    let committed = Result {
+      try world.commit(
+        in: second, "Commit whose hook does not run", configuration: ["core.hooksPath": world.scratch.path("no-hooks")])
+    }
+    flock(descriptor, LOCK_UN)
+    let result = try blocked.wait()
+    let unhooked = try committed.get()
+    #expect(result.status == 0)
+    #expect(result.standardError.isEmpty, "\(result.standardError)")
+
+    let blockedCommit = try world.describe("HEAD", in: first)
+    let journal = try #require(world.journal(blockedCommit.day))
+    #expect(HookWorld.count(blockedCommit.journalID, in: journal) == 1)
+    if unhooked.day == blockedCommit.day {
+      #expect(
+        HookWorld.count(unhooked.journalID, in: journal) == 1,
+        "the hook wrote what it read before it held the lock:\n\(journal)")
+    }
+  }
+
   @Test func hookIsQuietWhenTheBinaryIsGone() throws {
     let repository = try world.makeRepository("code/app")
     let binary = try world.copyBinary(to: "opt/gitjournal/gitjournal")

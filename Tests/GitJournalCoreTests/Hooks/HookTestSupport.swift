@@ -117,11 +117,11 @@ final class HookWorld: Sendable {
   }
 
   /// Writes a file (a new one each time unless named) and commits everything with `git commit`, with the
-  /// given dates (any form git reads; nil lets git use the clock). The commit must succeed.
+  /// given dates (any form git reads; nil lets git use the clock) and `-c` settings. The commit must succeed.
   @discardableResult
   func commit(
     in repository: String, _ subject: String, file: String? = nil, authorDate: String? = nil,
-    committerDate: String? = nil, extraArguments: [String] = []
+    committerDate: String? = nil, extraArguments: [String] = [], configuration: [String: String] = [:]
   ) throws -> HookCommit {
     let name = file ?? "file-\(UUID().uuidString).txt"
     try Data("\(subject)\n".utf8).write(to: URL(fileURLWithPath: repository + "/" + name))
@@ -129,7 +129,9 @@ final class HookWorld: Sendable {
     var dates: [String: String] = [:]
     if let authorDate { dates["GIT_AUTHOR_DATE"] = authorDate }
     if let committerDate { dates["GIT_COMMITTER_DATE"] = committerDate }
-    let result = try gitResult(["commit", "-m", subject] + extraArguments, in: repository, environment: dates)
+    let options = configuration.sorted { $0.key < $1.key }.flatMap { ["-c", "\($0.key)=\($0.value)"] }
+    let result = try gitResult(
+      options + ["commit", "-m", subject] + extraArguments, in: repository, environment: dates)
     guard result.status == 0 else {
       throw ScratchError("git commit in \(repository) failed (\(result.status)): \(result.standardError)")
     }
