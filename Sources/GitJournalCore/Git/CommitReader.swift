@@ -6,6 +6,7 @@ struct CommitReader {
   let authors: AuthorFilter
   let includeMerges: Bool
   let statsCache: StatsCache
+  let tipTimes: TipTimes
   /// Threads that compute line statistics; each opens its own libgit2 handle.
   var workers = ProcessResources.activeProcessorCount
 
@@ -17,7 +18,9 @@ struct CommitReader {
   /// `start`, so the cost follows the span asked for, not the history.
   func commits(authoredFrom start: Int64?, to end: Int64?) throws(GitError) -> [CommitRecord] {
     let mailmap = repository.mailmap()
-    let walk = try HistoryWalk(repository: repository, tips: try repository.tipIDs(), stopBefore: start)
+    let tips = try repository.tipIDs()
+    let walk = try HistoryWalk(repository: repository, tips: tips, stopBefore: start, tipTimes: tipTimes)
+    tipTimes.save(keeping: tips)
     var records: [CommitRecord] = []
     var toDiff: [(index: Int, id: ObjectID)] = []
     var copies: Set<CommitRecord.CopyKey> = []

@@ -2,7 +2,9 @@
 /// early once every pending commit is older than `stopBefore`.
 ///
 /// libgit2 1.5's time-sorted revwalk reads the whole history before it yields anything; this walk keeps its
-/// own queue ordered by committer time, so a scan of today reads only today's commits and a few more.
+/// own queue ordered by committer time, so a scan of today reads only today's commits and a few more. Tips
+/// whose committer time is already known (`TipTimes`) are queued without reading them, so old branches cost
+/// nothing.
 final class HistoryWalk {
   /// Clock skew tolerated between a commit and its parents: a parent may claim to be this much newer than
   /// its child and still be found.
@@ -16,7 +18,8 @@ final class HistoryWalk {
   private struct Entry: Comparable {
     let time: Int64
     let id: ObjectID
-    let commit: Commit
+    /// Nil for a tip queued from its known time; read when it comes up.
+    let commit: Commit?
     /// Newest first; ties broken by id so the order never depends on hashing.
     static func < (lhs: Entry, rhs: Entry) -> Bool {
       lhs.time != rhs.time ? lhs.time > rhs.time : lhs.id < rhs.id
@@ -24,11 +27,21 @@ final class HistoryWalk {
     static func == (lhs: Entry, rhs: Entry) -> Bool { lhs.id == rhs.id }
   }
 
-  /// `stopBefore` is a committer time; nil walks all history.
-  init(repository: Repository, tips: [ObjectID], stopBefore: Int64?) throws(GitError) {
+  /// `stopBefore` is a committer time; nil walks all history. `tipTimes` remembers the committer times of
+  /// tips between runs.
+  init(repository: Repository, tips: [ObjectID], stopBefore: Int64?, tipTimes: TipTimes? = nil) throws(GitError) {
     self.repository = repository
     self.stopBefore = stopBefore.map { $0 - Self.clockSkewSlop }
-    for tip in tips { try enqueue(tip) }
+    for tip in tips where seen.insert(tip).inserted {
+      if let time = tipTimes?.time(of: tip) {
+        queue.push(Entry(time: time, id: tip, commit: nil))
+        continue
+      }
+      // A branch that points at something other than a commit is not part of the journal.
+      guard let commit = try? repository.commit(tip) else { continue }
+      tipTimes?.record(tip, time: commit.committerTime)
+      queue.push(Entry(time: commit.committerTime, id: tip, commit: commit))
+    }
   }
 
   private func enqueue(_ id: ObjectID) throws(GitError) {
@@ -39,12 +52,15 @@ final class HistoryWalk {
 
   /// The next commit, or nil when the walk is over. Errors (a missing or corrupt object) reach the caller.
   func next() throws(GitError) -> Commit? {
-    guard let entry = queue.popMin() else { return nil }
-    if let stopBefore, entry.time < stopBefore { return nil }
-    let commit = entry.commit
-    for index in 0..<commit.parentCount {
-      if let parent = commit.parentID(index) { try enqueue(parent) }
+    while let entry = queue.popMin() {
+      if let stopBefore, entry.time < stopBefore { return nil }
+      // A tip queued from its remembered time is read now; one that is no longer a commit is skipped.
+      guard let commit = entry.commit ?? (try? repository.commit(entry.id)) else { continue }
+      for index in 0..<commit.parentCount {
+        if let parent = commit.parentID(index) { try enqueue(parent) }
+      }
+      return commit
     }
-    return commit
+    return nil
   }
 }

@@ -88,14 +88,21 @@ final class Repository {
       defer { git_reference_free(head) }
       if let id = Self.peeledCommitID(head) { tips.insert(id) }
     }
-    return tips.sorted()
+    // Unordered: the walk orders commits itself.
+    return Array(tips)
   }
 
+  /// The id a branch points at, read from the reference alone: loading thousands of tip commits just to
+  /// learn that they are old would cost most of a hook in a repository with many branches. A branch that
+  /// does not point at a commit is dropped later, when the walk reads it.
   private static func peeledCommitID(_ reference: OpaquePointer?) -> ObjectID? {
-    var object: OpaquePointer?
-    guard git_reference_peel(&object, reference, GIT_OBJECT_COMMIT) == 0, let object else { return nil }
-    defer { git_object_free(object) }
-    return ObjectID(git_object_id(object).pointee)
+    if git_reference_type(reference) == GIT_REFERENCE_DIRECT {
+      return git_reference_target(reference).map { ObjectID($0.pointee) }
+    }
+    var resolved: OpaquePointer?
+    guard git_reference_resolve(&resolved, reference) == 0, let resolved else { return nil }
+    defer { git_reference_free(resolved) }
+    return git_reference_target(resolved).map { ObjectID($0.pointee) }
   }
 
   /// The id HEAD points at, or nil when HEAD is unborn.

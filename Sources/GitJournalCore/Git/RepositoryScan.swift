@@ -37,12 +37,12 @@ struct RepositoryScan {
     }
 
     do {
-      let cache = StatsCache(
-        folder: cacheDirectory.map {
-          StatsCache.folder(cacheDirectory: $0, commonDirectory: repository.commonDirectory)
-        })
+      let folder = cacheDirectory.map {
+        StatsCache.folder(cacheDirectory: $0, commonDirectory: repository.commonDirectory)
+      }
       let reader = CommitReader(
-        repository: repository, authors: authors, includeMerges: includeMerges, statsCache: cache)
+        repository: repository, authors: authors, includeMerges: includeMerges,
+        statsCache: StatsCache(folder: folder), tipTimes: TipTimes(folder: folder))
       return try reader.commits(authoredFrom: start, to: end)
     } catch {
       throw .unreadable(error.message)

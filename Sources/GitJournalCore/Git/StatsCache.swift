@@ -63,17 +63,10 @@ final class StatsCache {
   }
 
   private func load(_ month: Int) -> [ObjectID: DiffStats] {
-    guard let folder, let data = FileManager.default.contents(atPath: path(month, in: folder)) else { return [:] }
+    guard let folder else { return [:] }
     var entries: [ObjectID: DiffStats] = [:]
-    for line in data.split(separator: UInt8(ascii: "\n")) {
-      let fields = line.split(separator: UInt8(ascii: " "))
-      guard fields.count == 4, fields[0].count == 40,
-        let id = ObjectID(hex: String(decoding: fields[0], as: UTF8.self)),
-        let files = Int(String(decoding: fields[1], as: UTF8.self)),
-        let insertions = Int(String(decoding: fields[2], as: UTF8.self)),
-        let deletions = Int(String(decoding: fields[3], as: UTF8.self))
-      else { continue }
-      entries[id] = DiffStats(filesChanged: files, insertions: insertions, deletions: deletions)
+    RecordFile.forEachRecord(in: path(month, in: folder), fields: 3) { id, numbers in
+      entries[id] = DiffStats(filesChanged: Int(numbers[0]), insertions: Int(numbers[1]), deletions: Int(numbers[2]))
     }
     return entries
   }

@@ -87,7 +87,8 @@ enum OllamaHost {
 
   static func baseURL(from variable: String?) -> String {
     guard var text = variable?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return defaultURL }
-    text = text.trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
+    // As Ollama's envconfig: spaces, then quotes, then the spaces that were inside the quotes.
+    text = text.trimmingCharacters(in: CharacterSet(charactersIn: "\"'")).trimmingCharacters(in: .whitespaces)
     guard !text.isEmpty else { return defaultURL }
     var scheme = "http"
     var defaultPort = "11434"
