@@ -3,7 +3,7 @@ import CLibgit2
 /// Lines and files a commit changed against its first parent, counted the way
 /// `git log --shortstat -M100%` counts them: an exact rename is one file and no lines, a binary file is a
 /// file with no lines.
-public struct DiffStats: Hashable, Sendable, Codable {
+public struct DiffStats: Hashable, Sendable {
   public var filesChanged: Int
   public var insertions: Int
   public var deletions: Int

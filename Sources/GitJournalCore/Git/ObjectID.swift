@@ -6,12 +6,6 @@ public struct ObjectID: Hashable, Comparable, Sendable, CustomStringConvertible 
 
   init(_ raw: git_oid) { self.raw = raw }
 
-  init?(hex: String) {
-    var oid = git_oid()
-    guard git_oid_fromstr(&oid, hex) == 0 else { return nil }
-    raw = oid
-  }
-
   /// The full 40-character hex id.
   public var hex: String {
     var copy = raw
