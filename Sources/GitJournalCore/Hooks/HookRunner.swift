@@ -40,8 +40,17 @@ struct HookRunner {
     guard backoff.current(now: environment.now()) == nil else { return }
     DetachedProcess.spawn(
       executable: ExecutablePath.current, arguments: ["narrate"] + missing.map(\.description),
-      environment: environment.variables)
+      environment: environment.variables.filter { !Self.repositoryVariables.contains($0.key) })
   }
+
+  /// What git exports to a hook about the committing repository (`git rev-parse --local-env-vars`): the
+  /// narrator outlives the commit and reads every journaled repository, so it gets none of them.
+  static let repositoryVariables: Set<String> = [
+    "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_CONFIG", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT",
+    "GIT_OBJECT_DIRECTORY", "GIT_DIR", "GIT_WORK_TREE", "GIT_IMPLICIT_WORK_TREE", "GIT_GRAFT_FILE", "GIT_INDEX_FILE",
+    "GIT_NO_REPLACE_OBJECTS", "GIT_REPLACE_REF_BASE", "GIT_PREFIX", "GIT_INTERNAL_SUPER_PREFIX", "GIT_SHALLOW_FILE",
+    "GIT_COMMON_DIR", "GIT_EDITOR", "GIT_REFLOG_ACTION",
+  ]
 
   /// The days to refresh, or nil when there is nothing to do: the committing repository is not journaled,
   /// a rebase is still running (its post-rewrite refreshes once at the end), or an amend's post-rewrite
