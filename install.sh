@@ -49,9 +49,13 @@ if ! command -v swift >/dev/null 2>&1; then
   exit 1
 fi
 
+# On Linux the Swift runtime is linked in: the binary starts in a few milliseconds (it runs on every commit)
+# and keeps working when the toolchain is upgraded or removed.
+static=""
+if [ "$(uname -s)" = Linux ]; then static="--static-swift-stdlib"; fi
 say "building gitjournal (release)"
-swift build -c release --product gitjournal
-built="$(swift build -c release --show-bin-path)/gitjournal"
+swift build -c release $static --product gitjournal
+built="$(swift build -c release $static --show-bin-path)/gitjournal"
 
 mkdir -p "$BIN"
 # Copy then rename, so a hook running during the install never sees a half-written binary.
