@@ -26,7 +26,9 @@ let package = Package(
     ),
     .testTarget(
       name: "GitJournalCoreTests",
-      dependencies: ["GitJournalCore"]
+      dependencies: ["GitJournalCore"],
+      // Golden help texts, read from the source tree by path.
+      exclude: ["Golden"]
     ),
   ],
   swiftLanguageModes: [.v6]

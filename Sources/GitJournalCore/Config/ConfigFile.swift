@@ -33,7 +33,7 @@ struct ConfigFile {
 
   func set(_ name: String, to value: String) throws(ConfigError) {
     try makeParentFolder()
-    try withConfig { config throws(GitError) in
+    try withConfig { config throws(GitError) -> Void in
       try check(git_config_set_string(config, name, value), "git_config_set_string")
     }
   }
