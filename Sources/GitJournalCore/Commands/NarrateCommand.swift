@@ -33,7 +33,11 @@ struct NarrateCommand: Command {
     let logLine: @Sendable (String) -> Void = { line in log.append([line], now: environment.now()) }
     guard let narrator = Narrator.make(settings: configuration.narrative, environment: environment, log: logLine)
     else {
-      context.standardError.line("The model is off (narrative.engine = off); nothing to do.")
+      // Off, or a server that may not be used (not on this machine): the log says which.
+      context.standardError.line(
+        configuration.narrative.engine == .off
+          ? "The model is off (narrative.engine = off); nothing to do."
+          : "The model server cannot be used; nothing was sent (see \(log.path)).")
       return ExitStatus.success
     }
     try makeFolders(environment.stateDirectory)

@@ -75,13 +75,22 @@ public actor Narrator {
     }
   }
 
-  /// One health check per process, shared by concurrent callers.
+  /// One health check per process, shared by concurrent callers. Cancelling the caller that started it cancels its
+  /// request; a cancelled check says nothing about the server, so it is neither kept nor a reason to pause.
   private func isServerUp() async -> Bool {
     if let healthCheck { return await healthCheck.value }
     let engine = self.engine
     let check = Task { await engine.isAvailable() }
     healthCheck = check
-    let isUp = await check.value
+    let isUp = await withTaskCancellationHandler {
+      await check.value
+    } onCancel: {
+      check.cancel()
+    }
+    if check.isCancelled {
+      if healthCheck == check { healthCheck = nil }
+      return false
+    }
     if !isUp {
       fail("the model server did not answer its health check")
     }

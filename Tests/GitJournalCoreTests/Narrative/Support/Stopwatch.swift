@@ -1,0 +1,8 @@
+import Foundation
+
+/// Measures elapsed time.
+struct Stopwatch {
+  private let start = Date()
+
+  var seconds: Double { Date().timeIntervalSince(start) }
+}
