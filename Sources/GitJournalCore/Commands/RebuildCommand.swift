@@ -103,7 +103,9 @@ struct RebuildCommand: Command {
     for facts in missing {
       if Interruption.isRequested { break }
       progress?.advance()
-      guard await narrator.sentence(for: facts, calendar: updater.configuration.calendar) != nil else {
+      let calendar = updater.configuration.calendar
+      let sentence = await Interruption.cancellingOnRequest { await narrator.sentence(for: facts, calendar: calendar) }
+      guard sentence != nil else {
         if narrator.isBackingOff() { break }
         continue
       }

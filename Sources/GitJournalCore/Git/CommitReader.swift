@@ -19,7 +19,10 @@ struct CommitReader {
   func commits(authoredFrom start: Int64?, to end: Int64?) throws(GitError) -> [CommitRecord] {
     let mailmap = repository.mailmap()
     let tips = try repository.tipIDs()
-    let walk = try HistoryWalk(repository: repository, tips: tips, stopBefore: start, tipTimes: tipTimes)
+    // The walk stops by committer time, which is never earlier than the author time unless the author date was
+    // set by hand into the future (GIT_AUTHOR_DATE=2100-...): a span that has not begun yet is walked whole.
+    let stopBefore = start.flatMap { $0 > Int64(Date().timeIntervalSince1970) ? nil : $0 }
+    let walk = try HistoryWalk(repository: repository, tips: tips, stopBefore: stopBefore, tipTimes: tipTimes)
     tipTimes.save(keeping: tips)
     var records: [CommitRecord] = []
     var toDiff: [(index: Int, id: ObjectID)] = []

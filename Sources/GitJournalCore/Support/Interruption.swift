@@ -17,4 +17,19 @@ enum Interruption {
       signal(SIGINT, SIG_DFL)
     }
   }
+
+  /// Runs `work`, cancelling it as soon as Ctrl-C is pressed (checked every tenth of a second), so a
+  /// request to a slow model server does not hold the command for its whole deadline.
+  static func cancellingOnRequest<T: Sendable>(_ work: @escaping @Sendable () async -> T?) async -> T? {
+    await withTaskGroup(of: T?.self) { group in
+      group.addTask { await work() }
+      group.addTask {
+        while !isRequested && !Task.isCancelled { try? await Task.sleep(nanoseconds: 100_000_000) }
+        return nil
+      }
+      let first = await group.next() ?? nil
+      group.cancelAll()
+      return first
+    }
+  }
 }
