@@ -18,7 +18,7 @@ fi
 export HOME="$BENCH/rebuild-home" TZ=UTC GIT_CONFIG_NOSYSTEM=1
 rm -rf "$HOME"; mkdir -p "$HOME"
 "$GITJOURNAL" repos add "$repo" >/dev/null
-first=$(git -C "$repo" log --branches --format=%ad --date=format:%Y-%m-%d --reverse | head -1)
+first=$(git -C "$repo" log --branches --format=%ad --date=format:%Y-%m-%d | sort | sed -n 1p)
 branches=$(git -C "$repo" for-each-ref refs/heads | wc -l)
 commits=$(git -C "$repo" rev-list --branches --no-merges | wc -l)
 echo "repository: $repo ($commits non-merge commits on $branches branches, since $first)"
@@ -26,9 +26,9 @@ echo "repository: $repo ($commits non-merge commits on $branches branches, since
 gitlog="git -C '$repo' log --branches --no-merges --shortstat -M100%"
 rebuild="'$GITJOURNAL' rebuild --since $first --all-authors --no-narrative"
 hyperfine --warmup 1 --runs "${RUNS:-3}" --export-json "$BENCH/rebuild.json" \
-  -n "git log" "$gitlog" \
-  -n "gitjournal rebuild (cold)" --prepare "rm -rf '$HOME/.cache' '$HOME/journal'" "$rebuild" \
-  -n "gitjournal rebuild (again)" --prepare "true" "$rebuild"
+  --prepare "true" -n "git log" "$gitlog" \
+  --prepare "rm -rf '$HOME/.cache' '$HOME/journal'" -n "gitjournal rebuild (cold)" "$rebuild" \
+  --prepare "true" -n "gitjournal rebuild (again)" "$rebuild"
 
 echo
 echo "peak memory (max RSS):"

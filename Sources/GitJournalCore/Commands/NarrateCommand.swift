@@ -3,7 +3,12 @@
 struct NarrateCommand: Command {
   static let spec = CommandSpec(
     name: "narrate", abstract: "Add the model's sentence to days that lack one (the hook runs this in the background).",
-    usage: "narrate [<day>...]",
+    usage: "narrate [<day>...] [--retry-after-pause]",
+    options: [
+      OptionSpec(
+        name: "retry-after-pause",
+        abstract: "After a server failure, wait out the pause and try again (the hook's background narrator does).")
+    ],
     discussion: """
       Only one narrator runs at a time; others wait for it. When commits arrive while a sentence is being \
       written, the newest facts are narrated before it exits. With no day, today.
@@ -14,10 +19,15 @@ struct NarrateCommand: Command {
   /// another narrator.
   static let maximumRounds = 5
 
+  /// How many pauses after a failure the narrator waits out before giving up until the next commit.
+  static let maximumRetries = 3
+
   let dayArguments: [String]
+  let retryAfterPause: Bool
 
   init(_ arguments: ParsedArguments) throws(UsageError) {
     dayArguments = arguments.positionals
+    retryAfterPause = arguments.has("retry-after-pause")
   }
 
   func run(_ context: CommandContext) async throws -> Int32 {
@@ -45,12 +55,23 @@ struct NarrateCommand: Command {
     defer { withExtendedLifetime(lock) {} }
 
     let updater = JournalUpdater(configuration: configuration, environment: environment)
+    // Only a failure of this run is waited out: a pause already in force belongs to an earlier one.
+    var retries = retryAfterPause && !narrator.isBackingOff() ? 0 : Self.maximumRetries
     for day in Set(days).sorted(by: >) {
-      for _ in 0..<Self.maximumRounds {
+      var round = 0
+      while round < Self.maximumRounds {
         let report = try await updater.refresh(days: [day])
         guard let written = report.written.first, !written.facts.isEmpty, written.narrative == nil else { break }
         // The sentence lands in the cache; the next round writes it, or narrates newer facts.
-        guard await narrator.sentence(for: written.facts, calendar: calendar) != nil else { break }
+        if await narrator.sentence(for: written.facts, calendar: calendar) != nil {
+          round += 1
+          continue
+        }
+        // The server failed: wait out the pause and try again, so the sentence comes once the server is
+        // back, without another commit. A rejected sentence (no pause) is not retried.
+        guard retries < Self.maximumRetries, let wait = narrator.pauseRemaining() else { break }
+        retries += 1
+        try? await Task.sleep(nanoseconds: UInt64((wait + 0.25) * 1_000_000_000))
       }
     }
     return ExitStatus.success

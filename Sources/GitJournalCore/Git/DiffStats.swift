@@ -155,14 +155,15 @@ private struct TreeChanges {
     return stats
   }
 
-  /// Lines of a whole file, 0 when git would call it binary.
+  /// Lines of a whole file, 0 when git would call it binary: a NUL byte in its first 8000 bytes, the test
+  /// git and libgit2's diff both use (`git_blob_is_binary` is stricter and would disagree with git log).
   static func lineCount(of entry: TreeEntry, in repository: Repository) throws(GitError) -> Int {
     if entry.isSubmodule { return 1 }
     let blob = try repository.blob(entry.id)
-    if git_blob_is_binary(blob.pointer) == 1 { return 0 }
     let size = Int(git_blob_rawsize(blob.pointer))
     guard size > 0, let content = git_blob_rawcontent(blob.pointer) else { return 0 }
     let bytes = UnsafeRawBufferPointer(start: content, count: size)
+    if bytes.prefix(8000).contains(0) { return 0 }
     var lines = 0
     for byte in bytes where byte == 10 { lines += 1 }
     return bytes[size - 1] == 10 ? lines : lines + 1

@@ -39,7 +39,7 @@ struct HookRunner {
     let backoff = NarrativeEngines.backoff(settings: settings, environment: environment)
     guard backoff.current(now: environment.now()) == nil else { return }
     DetachedProcess.spawn(
-      executable: ExecutablePath.current, arguments: ["narrate"] + missing.map(\.description),
+      executable: ExecutablePath.current, arguments: ["narrate", "--retry-after-pause"] + missing.map(\.description),
       environment: environment.variables.filter { !Self.repositoryVariables.contains($0.key) })
   }
 

@@ -25,7 +25,8 @@ enum AtomicFile {
     if let requestedMode { mode = requestedMode }
 
     let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
-    guard descriptor >= 0 else { throw SystemError("create", path: temporary) }
+    // Errors name the folder or the file the user knows, never the temporary file.
+    guard descriptor >= 0 else { throw SystemError("create a file in", path: folder) }
     var failure: SystemError?
     var bytes = Array(text.utf8)
     var offset = 0
@@ -34,15 +35,15 @@ enum AtomicFile {
         systemWrite(descriptor, $0.baseAddress! + offset, $0.count - offset)
       }
       if written < 0 {
-        if errno != EINTR { failure = SystemError("write", path: temporary) }
+        if errno != EINTR { failure = SystemError("write", path: target) }
       } else {
         offset += written
       }
     }
     // open() applies the umask; the mode asked for is the mode wanted.
-    if failure == nil && fchmod(descriptor, mode) != 0 { failure = SystemError("set permissions of", path: temporary) }
-    if failure == nil && fsync(descriptor) != 0 { failure = SystemError("sync", path: temporary) }
-    if close(descriptor) != 0 && failure == nil { failure = SystemError("close", path: temporary) }
+    if failure == nil && fchmod(descriptor, mode) != 0 { failure = SystemError("set permissions of", path: target) }
+    if failure == nil && fsync(descriptor) != 0 { failure = SystemError("sync", path: target) }
+    if close(descriptor) != 0 && failure == nil { failure = SystemError("close", path: target) }
     if failure == nil && rename(temporary, target) != 0 { failure = SystemError("replace", path: target) }
     if let failure {
       unlink(temporary)

@@ -10,6 +10,8 @@ public actor Narrator {
   private let now: @Sendable () -> Date
   private let log: @Sendable (String) -> Void
   private var healthCheck: Task<Bool, Never>?
+  /// The pause after a failure, also kept here in case the state folder cannot be written.
+  private var pausedUntil: Date?
   /// Counts of requests this narrator made, for `rebuild`'s summary.
   public private(set) var generations = 0
 
@@ -45,12 +47,18 @@ public actor Narrator {
   /// True while a failure's pause is in force.
   public nonisolated func isBackingOff() -> Bool { backoff.current(now: now()) != nil }
 
+  /// Seconds until the pause after a failure ends, or nil when there is none.
+  public nonisolated func pauseRemaining() -> Double? {
+    backoff.current(now: now()).map { $0.until.timeIntervalSince(now()) }
+  }
+
   /// The sentence for `facts`: from the cache, or from the model when it is up and not paused.
   public func sentence(for facts: DayFacts, calendar: JournalCalendar) async -> String? {
     guard !facts.isEmpty else { return nil }
     let signature = facts.signature(calendar: calendar)
     if let cached = cache.sentence(signature: signature) { return cached }
     if backoff.current(now: now()) != nil { return nil }
+    if let pausedUntil, now() < pausedUntil { return nil }
     guard await isServerUp() else { return nil }
 
     let prompt = Prompt(facts: facts, calendar: calendar)
@@ -99,7 +107,9 @@ public actor Narrator {
 
   private func fail(_ reason: String) {
     backoff.pause(for: retryDelay, reason: reason, now: now())
-    healthCheck = Task { false }
+    pausedUntil = now().addingTimeInterval(retryDelay)
+    // The next try, after the pause, checks the server afresh.
+    healthCheck = nil
     log("\(reason); no request to the model server for \(Int(retryDelay)) s")
   }
 }

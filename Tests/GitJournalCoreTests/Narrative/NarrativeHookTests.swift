@@ -141,7 +141,10 @@ import Testing
       let day = try world.hooks.describe("HEAD", in: world.repository).day
       // The hooks did start narrators, and they did reach the server while the commits ran.
       let reached = await world.server.waitUntil(timeout: 5) { $0.healthRequestCount >= 1 }
-      await world.finish()
+      // Once it has failed, the narrator waits out its pause to try again; this test is about the commits.
+      let deadline = Date().addingTimeInterval(6)
+      while !world.narrativeLog.contains("health check") && Date() < deadline { usleep(50_000) }
+      NarratorProcesses.killAll(home: world.home)
 
       #expect(reached, "no narrator reached the server; narrative.log: \(world.narrativeLog)")
       let offMedian = PipedRun.median(off)
@@ -191,7 +194,9 @@ import Testing
         lastCommitEnd = Date()
       }
       let day = try world.hooks.describe("HEAD", in: world.repository).day
-      await world.finish()
+      // The narrator that failed waits out the pause to try again (see the next test): stop it, so that what
+      // follows is the next commit's doing.
+      NarratorProcesses.killAll(home: world.home)
 
       // The failure: the health check, and the generation when the health check passes.
       let requests = world.server.requests
@@ -203,7 +208,8 @@ import Testing
       let duringPause = requests.dropFirst(failing.count).filter { $0.receivedAt < pauseEnd }
       #expect(duringPause.isEmpty, "sent during the pause: \(duringPause.map(\.path))")
       if lastCommitEnd < pauseEnd {
-        #expect(requests.count == failing.count, "20 commits made \(requests.map(\.path))")
+        let beforePauseEnd = requests.filter { $0.receivedAt < pauseEnd }
+        #expect(beforePauseEnd.count == failing.count, "20 commits made \(beforePauseEnd.map(\.path))")
       }
       let until = try #require(world.backoffUntil, "no pause was written; narrative.log: \(world.narrativeLog)")
       let journal = try #require(world.hooks.journal(day))
@@ -222,6 +228,36 @@ import Testing
       #expect(NarrativeWorld.blockLines(text).first == ModelBehaviour.sentence)
       #expect(NarrativeWorld.blockLines(text).dropFirst(2).first?.hasPrefix("21 commits in 1 project") == true)
       #expect(world.server.requests.dropFirst(seen).map(\.path) == ["/api/tags", "/api/generate"])
+    }
+  }
+
+  /// The server fails in the middle of the day and comes back: the narrator that failed waits out the pause
+  /// and tries again, so the sentence appears after the retry delay with no further commit.
+  @Test func aFailedNarratorTriesAgainAfterThePauseWithoutAnotherCommit() async throws {
+    try await DedicatedThread.run {
+      let retryDelay = 2.0
+      let world = try NarrativeWorld(
+        ModelBehaviour(.ollama, generationFault: .busy), healthTimeout: "1", timeout: "2",
+        retryDelay: String(Int(retryDelay)))
+      _ = try world.timedCommit("Only commit", authorDate: Self.noon())
+      let day = try world.hooks.describe("HEAD", in: world.repository).day
+      let failed = await world.server.waitUntil(timeout: 5) { $0.generationRequestCount >= 1 }
+      #expect(failed, "the narrator never asked; narrative.log: \(world.narrativeLog)")
+      let failedAt = Date()
+      world.server.behave(ModelBehaviour(.ollama))
+
+      let recovered = await world.journal(day, timeout: retryDelay + 8) { $0.contains(ModelBehaviour.sentence) }
+      let elapsed = Date().timeIntervalSince(failedAt)
+      await world.finish()
+      let text = try #require(recovered, "no sentence after the pause; narrative.log: \(world.narrativeLog)")
+      #expect(NarrativeWorld.blockLines(text).first == ModelBehaviour.sentence)
+      #expect(elapsed > retryDelay - 0.5, "the sentence came after \(elapsed) s, before the pause ended")
+      // Nothing was sent during the pause.
+      let generations = world.server.requests.filter { $0.path == "/api/generate" }
+      #expect(generations.count == 2)
+      if generations.count == 2 {
+        #expect(generations[1].receivedAt.timeIntervalSince(generations[0].receivedAt) >= retryDelay - 0.2)
+      }
     }
   }
 }

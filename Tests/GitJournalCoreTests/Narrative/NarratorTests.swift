@@ -258,17 +258,17 @@ import Testing
     let seen = server.requests.count
 
     // The same facts: from the cache, in this process and in the next, with no request at all.
-    server.behave(ModelBehaviour(.ollama, sentence: "A different sentence."))
+    server.behave(ModelBehaviour(.ollama, sentence: "Ada turned to a different corner of the parser."))
     #expect(await narrator.sentence(for: facts, calendar: Self.calendar) == ModelBehaviour.sentence)
     #expect(try await fixture.narrator().sentence(for: facts, calendar: Self.calendar) == ModelBehaviour.sentence)
     #expect(server.requests.count == seen)
 
     // New facts for the day, or another model: a new sentence.
     let more = NarratorFixture.facts(subjects: ["Teach the parser about tabs", "Handle CRLF"])
-    #expect(await narrator.sentence(for: more, calendar: Self.calendar) == "A different sentence.")
+    #expect(await narrator.sentence(for: more, calendar: Self.calendar) == "Ada turned to a different corner of the parser.")
     #expect(server.generationRequestCount == 2)
     fixture.settings.model = "qwen3:1.7b"
-    #expect(try await fixture.narrator().sentence(for: facts, calendar: Self.calendar) == "A different sentence.")
+    #expect(try await fixture.narrator().sentence(for: facts, calendar: Self.calendar) == "Ada turned to a different corner of the parser.")
     #expect(server.generationRequestCount == 3)
   }
 

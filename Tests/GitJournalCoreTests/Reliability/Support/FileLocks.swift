@@ -1,0 +1,26 @@
+import Foundation
+
+/// Who holds a `flock(2)` lock, read from `/proc/locks` (Linux): the crash tests use it to tell a child killed
+/// while it held the journal lock from one killed before or after.
+enum FileLocks {
+  /// Whether process `pid` holds a granted flock on the file at `path` (false where /proc/locks is absent).
+  static func isHeld(_ path: String, by pid: pid_t) -> Bool {
+    holders(of: path).contains(pid)
+  }
+
+  /// The processes holding a granted flock on `path`; waiters (lines with `->`) are left out.
+  static func holders(of path: String) -> [pid_t] {
+    var info = stat()
+    guard stat(path, &info) == 0, let table = try? String(contentsOfFile: "/proc/locks", encoding: .utf8) else {
+      return []
+    }
+    let inode = String(info.st_ino)
+    return table.split(separator: "\n").compactMap { line -> pid_t? in
+      let fields = line.split(separator: " ")
+      // "1: FLOCK  ADVISORY  WRITE 1234 00:2e:5678 0 EOF"
+      guard fields.count >= 6, fields[1] == "FLOCK", fields[5].split(separator: ":").last.map(String.init) == inode
+      else { return nil }
+      return pid_t(fields[4])
+    }
+  }
+}

