@@ -265,10 +265,13 @@ import Testing
 
     // New facts for the day, or another model: a new sentence.
     let more = NarratorFixture.facts(subjects: ["Teach the parser about tabs", "Handle CRLF"])
-    #expect(await narrator.sentence(for: more, calendar: Self.calendar) == "Ada turned to a different corner of the parser.")
+    #expect(
+      await narrator.sentence(for: more, calendar: Self.calendar) == "Ada turned to a different corner of the parser.")
     #expect(server.generationRequestCount == 2)
     fixture.settings.model = "qwen3:1.7b"
-    #expect(try await fixture.narrator().sentence(for: facts, calendar: Self.calendar) == "Ada turned to a different corner of the parser.")
+    #expect(
+      try await fixture.narrator().sentence(for: facts, calendar: Self.calendar)
+        == "Ada turned to a different corner of the parser.")
     #expect(server.generationRequestCount == 3)
   }
 
