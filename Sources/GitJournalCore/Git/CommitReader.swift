@@ -24,9 +24,9 @@ struct CommitReader {
     let stopBefore = start.flatMap { $0 > Int64(Date().timeIntervalSince1970) ? nil : $0 }
     let walk = try HistoryWalk(repository: repository, tips: tips, stopBefore: stopBefore, tipTimes: tipTimes)
     tipTimes.save(keeping: tips)
-    var records: [CommitRecord] = []
-    var toDiff: [(index: Int, id: ObjectID)] = []
-    var copies: Set<CommitRecord.CopyKey> = []
+    // One record per copy key: a rebased or cherry-picked copy replaces the kept one when it was committed
+    // later (ties: the smaller id), so the choice never depends on the order the walk meets them.
+    var kept: [CommitRecord.CopyKey: (record: CommitRecord, id: ObjectID, committed: Int64)] = [:]
     while let commit = try walk.next() {
       let isMerge = commit.parentCount > 1
       if isMerge && !includeMerges { continue }
@@ -35,14 +35,21 @@ struct CommitReader {
       if let end, author.time >= end { continue }
       guard authors.includes(email: author.email) else { continue }
       let id = commit.id
-      var record = CommitRecord(
+      let record = CommitRecord(
         id: id.hex, authorName: author.name, authorEmail: author.email, authoredAt: author.time,
         authorOffsetMinutes: author.offsetMinutes, subject: commit.subject, isMerge: isMerge, stats: .zero)
-      // The walk yields the newest committed copy first: that one is kept.
-      guard copies.insert(record.copyKey).inserted else { continue }
+      let committed = commit.committerTime
+      if let other = kept[record.copyKey], (other.committed, id) >= (committed, other.id) { continue }
+      kept[record.copyKey] = (record, id, committed)
+    }
+
+    var records: [CommitRecord] = []
+    var toDiff: [(index: Int, id: ObjectID)] = []
+    for (record, id, _) in kept.values.sorted(by: { $0.id < $1.id }) {
+      var record = record
       // Like `git log`, a merge shows no diff of its own.
-      if !isMerge {
-        if let cached = statsCache.stats(for: id, authoredAt: author.time) {
+      if !record.isMerge {
+        if let cached = statsCache.stats(for: id, authoredAt: record.authoredAt) {
           record.stats = cached
         } else {
           toDiff.append((records.count, id))

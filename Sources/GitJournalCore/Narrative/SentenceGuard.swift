@@ -31,6 +31,7 @@ enum SentenceGuard {
       return .rejected("several lines, not one sentence")
     }
     line = stripLeadIn(line)
+    guard !line.isEmpty else { return .rejected("echoes the prompt (its question, and nothing else)") }
     let text = balancingQuotes(firstSentence(line))
     guard !text.isEmpty, text != "." else { return .rejected("empty answer") }
     if text.hasPrefix("- ") || text.hasPrefix("* ") || text.hasPrefix("#") || startsNumberedItem(text) {
@@ -53,7 +54,6 @@ enum SentenceGuard {
     guard wordCount >= minimumWords else { return .rejected("too short to say anything") }
     if text.hasSuffix("?") { return .rejected("a question, not a sentence about the day") }
     if text.dropLast().hasSuffix(":") { return .rejected("a fragment ending in a colon") }
-    if text.hasPrefix("You ") || text.hasPrefix("You'") { return .rejected("talks to the reader ('You')") }
     for phrase in chatter where contains(text, phrase: phrase) {
       return .rejected("talks to the reader ('\(phrase)')")
     }
@@ -180,17 +180,26 @@ enum SentenceGuard {
     text.lowercased().split { !$0.isLetter }.map(String.init)
   }
 
-  /// Three words said twice: the mark of a small model looping ("a private affair, a private affair").
+  /// Three words said twice, one of them a word that carries meaning: the mark of a small model looping ("a
+  /// private affair, a private affair", "server-side server-side server"). "I worked on …, and I also worked on
+  /// …" is not one.
   static func repeatedPhrase(in text: String) -> String? {
     let words = words(in: text)
     guard words.count >= 6 else { return nil }
     var seen: Set<String> = []
     for index in 0...(words.count - 3) {
-      let phrase = words[index..<(index + 3)].joined(separator: " ")
-      if !seen.insert(phrase).inserted { return phrase }
+      let phrase = words[index..<(index + 3)]
+      guard phrase.contains(where: { $0.count >= 4 && !plainWords.contains($0) }) else { continue }
+      if !seen.insert(phrase.joined(separator: " ")).inserted { return phrase.joined(separator: " ") }
     }
     return nil
   }
+
+  /// Words that repeat in a plain sentence without any loop.
+  private static let plainWords: Set<String> = [
+    "also", "been", "from", "have", "into", "made", "make", "that", "them", "then", "they", "this", "were", "with",
+    "work", "worked", "working",
+  ]
 
   private static let numberWords = [
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
