@@ -12,7 +12,7 @@
 #      404. gitjournal fails fast, pauses, keeps the facts, and narrative.log says what to change.
 #
 # Prints the time to sentence and the sentences; exits non-zero on any failure. Not part of `swift test`:
-# the first run takes about 10 minutes on 2 cores (building llama-server), later runs under a minute.
+# the first run takes 10 to 20 minutes on 2 cores (building llama-server), later runs about 25 seconds.
 # Needs python3 (with venv), a C++ compiler, git, curl and the Swift toolchain; PyPI for the first run only.
 #
 # Environment: RETRY_DELAY (seconds, default 10), SEED (llama-server's sampling seed, default 42),
@@ -120,19 +120,22 @@ check_facts_at_once() {
   info "git commit took $COMMIT_SECONDS s; the file already says: $factual"
 }
 
+# How many answers the guard has rejected so far.
+rejections() { { grep -s 'sentence rejected' "$NLOG" || true; } | wc -l; }
+
 # wait_for_sentence SECONDS: waits for a sentence above the expected factual line. Returns 1 when the
 # guard rejected the model's answer, 2 on timeout.
 wait_for_sentence() {
   local deadline rejected_before
   deadline=$(($(date +%s) + $1))
-  rejected_before="$(grep -c 'sentence rejected' "$NLOG" 2>/dev/null || true)"
+  rejected_before="$(rejections)"
   while [ "$(date +%s)" -lt "$deadline" ]; do
     if [ -n "$(sentence_of "$JOURNAL")" ] && [ "$(factual_of "$JOURNAL")" = "$(expected_factual)" ]; then
       return 0
     fi
     # A narrator stops after a rejection; another one may be queued behind it for newer facts. Rejected
     # means: a rejection was logged and no narrator has held the lock for half a second since.
-    if [ "$(grep -c 'sentence rejected' "$NLOG" 2>/dev/null || true)" != "$rejected_before" ] &&
+    if [ "$(rejections)" != "$rejected_before" ] &&
       flock -n "$STATE/narrator.lock" true && sleep 0.5 && flock -n "$STATE/narrator.lock" true &&
       [ -z "$(sentence_of "$JOURNAL")" ]; then
       return 1
@@ -200,7 +203,7 @@ sentence_after_commit "$ALPHA" "Add a tag filter to the sidebar" 40 "first sente
 FIRST_TIME="$TIME_TO_SENTENCE"
 grep -q "$PRIVATE_SUBJECT" "$REQUESTS" && fail "the private project's subject was sent to the model server"
 grep -q "Add a tag filter to the sidebar" "$REQUESTS" || fail "the public subjects never reached the model server"
-info "requests so far: $(requests /v1/models) health checks, $(requests /v1/chat/completions) generations; the private subject was never sent"
+info "requests so far: $(requests /v1/models) health check(s), $(requests /v1/chat/completions) generation(s); the private subject was never sent"
 GENERATION_SECONDS="$(jq -r 'select(.path == "/v1/chat/completions") | .seconds' "$REQUESTS" | tail -1)"
 info "the last generation took $GENERATION_SECONDS s at the server"
 
