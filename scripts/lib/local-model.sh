@@ -50,7 +50,7 @@ cmake_command() {
   echo "$CACHE/venv/bin/cmake"
 }
 
-# llama-server, built once (10 to 20 minutes on 2 cores, less with more) and reused.
+# llama-server, built once (8 to 18 minutes on 2 cores, less with more) and reused.
 ensure_llama_server() {
   if [ -x "$LLAMA_SERVER" ]; then return; fi
   command -v c++ >/dev/null || fail "no C++ compiler: install build-essential (apt) or Xcode's tools and retry"
@@ -68,7 +68,7 @@ ensure_llama_server() {
   local cmake started
   cmake="$(cmake_command)"
   started="$(now)"
-  say "Building llama-server into $CACHE/llama-build (once; 10 to 20 minutes on 2 cores)"
+  say "Building llama-server into $CACHE/llama-build (once; 8 to 18 minutes on 2 cores)"
   "$cmake" -S "$sources" -B "$CACHE/llama-build" -DLLAMA_CURL=OFF -DGGML_NATIVE=ON -DCMAKE_BUILD_TYPE=Release \
     -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF >"$CACHE/llama-configure.log" 2>&1 ||
     fail "cmake could not configure llama.cpp; see $CACHE/llama-configure.log"
