@@ -8,8 +8,9 @@
 #   2. Server down: the next commits still get their facts at once; the pause after the failure holds (not
 #      one request reaches the server's port, counted by a proxy listening there).
 #   3. Server back: still no request until narrative.retryDelay has passed, then the sentence returns.
-#   4. narrative.engine = ollama pointed at the same llama-server: /api/tags answers, /api/generate is a
-#      404. gitjournal fails fast, pauses, keeps the facts, and narrative.log says what to change.
+#   4. narrative.engine = ollama pointed at the same llama-server: a 404 on an Ollama route (/api/tags on a
+#      recent llama-server, /api/generate on an older one). gitjournal must fail fast, pause and keep the
+#      facts, and narrative.log or `gitjournal doctor` must name the fix (narrative.engine = openai).
 #
 # Prints the time to sentence and the sentences; exits non-zero on any failure. Not part of `swift test`:
 # the first run takes 8 to 18 minutes on 2 cores (building llama-server), later runs about 25 seconds.

@@ -6,8 +6,8 @@
 # model's raw answer, the verdict, and the sentence or the guard's reason; then accepted x/20 and the
 # time per sentence.
 #
-# Needs what scripts/e2e-local-model.sh needs (it shares its cache). Takes about a minute once llama-server
-# is built.
+# Needs what scripts/e2e-local-model.sh needs (it shares its cache). Takes about 15 seconds per seed once
+# llama-server is built. BENCHMARKS.md has the figures of a run.
 # Environment: SEEDS (llama-server sampling seeds, one run of 20 days each; default "42"),
 # TEMPERATURE (narrative.temperature, default gitjournal's own), REPORT (also write the report to this file),
 # KEEP=1 keeps the temporary folder.

@@ -130,6 +130,12 @@ struct DoctorCommand: Command {
     }
     let path = settings.engine == .ollama ? "/api/tags" : "/v1/models"
     guard let response = try? await endpoint.get(path, timeout: settings.healthTimeout), response.status == 200 else {
+      if settings.engine == .ollama,
+        let openAI = try? await endpoint.get("/v1/models", timeout: settings.healthTimeout), openAI.status == 200
+      {
+        warn("model: \(url) speaks the OpenAI API, not Ollama's; set narrative.engine = openai")
+        return
+      }
       let start = settings.engine == .ollama ? "start it with 'ollama serve'" : "start your OpenAI-compatible server"
       warn("model: no \(settings.engine.rawValue) server answers at \(url) (\(start)); the journal has facts only")
       return

@@ -100,7 +100,11 @@ public actor Narrator {
       return false
     }
     if !isUp {
-      fail("the model server did not answer its health check")
+      fail(
+        engine is OllamaEngine
+          ? "the model server did not answer its health check (GET /api/tags); if it is llama-server or LM Studio, "
+            + "set narrative.engine = openai"
+          : "the model server did not answer its health check (GET /v1/models)")
     }
     return isUp
   }
