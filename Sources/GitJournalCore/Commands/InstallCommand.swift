@@ -32,10 +32,8 @@ struct InstallCommand: Command {
     let registry = RepositoryRegistry(environment: environment)
     let installer = HookInstaller(executable: ExecutablePath.current)
     for path in paths {
-      let absolute = environment.absolute(path)
-      guard let found = Repository.discover(from: absolute) else { throw HookError.notARepository(path: absolute) }
+      let (found, root) = try HookInstaller.repository(named: path, environment: environment)
       let folder = try HookInstaller.hooksFolder(of: found, home: environment.home)
-      let root = HookInstaller.mainRepository(of: found)
       let registration = try registry.add(path: root, name: name)
       var changes: [String] = []
       for hook in GitHook.allCases {

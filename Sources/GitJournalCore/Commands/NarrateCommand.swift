@@ -34,7 +34,7 @@ struct NarrateCommand: Command {
     let environment = context.environment
     let configuration = try Configuration.load(environment)
     let calendar = configuration.calendar
-    let today = calendar.day(containing: Int64(environment.now().timeIntervalSince1970))
+    let today = calendar.day(containing: environment.now())
     var days: [Day] = []
     for argument in dayArguments { days.append(try DayArgument.parse(argument, today: today, spec: Self.spec)) }
     if days.isEmpty { days = [today] }

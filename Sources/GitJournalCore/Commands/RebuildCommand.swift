@@ -34,7 +34,7 @@ struct RebuildCommand: Command {
 
   func run(_ context: CommandContext) async throws -> Int32 {
     let configuration = try Configuration.load(context.environment)
-    let today = configuration.calendar.day(containing: Int64(context.environment.now().timeIntervalSince1970))
+    let today = configuration.calendar.day(containing: context.environment.now())
     var days = Set<Day>()
     for argument in dayArguments { days.insert(try DayArgument.parse(argument, today: today, spec: Self.spec)) }
     if let since {
@@ -78,7 +78,7 @@ struct RebuildCommand: Command {
   }
 
   private func today(_ configuration: Configuration, _ context: CommandContext) -> Day {
-    configuration.calendar.day(containing: Int64(context.environment.now().timeIntervalSince1970))
+    configuration.calendar.day(containing: context.environment.now())
   }
 
   /// The sentence phase: newest day first, each file rewritten as its sentence arrives. Facts are all

@@ -28,7 +28,7 @@ struct ShowCommand: Command {
   func run(_ context: CommandContext) async throws -> Int32 {
     let configuration = try Configuration.load(context.environment)
     let calendar = configuration.calendar
-    let today = calendar.day(containing: Int64(context.environment.now().timeIntervalSince1970))
+    let today = calendar.day(containing: context.environment.now())
     let day =
       try dayArgument.map { argument throws(UsageError) in
         try DayArgument.parse(argument, today: today, spec: Self.spec)

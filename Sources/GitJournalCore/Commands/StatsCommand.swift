@@ -25,7 +25,7 @@ struct StatsCommand: Command {
     let configuration = try Configuration.load(context.environment)
     if configuration.repositories.isEmpty { throw NoRepositoriesError(configPath: configuration.configPath) }
     let calendar = configuration.calendar
-    let today = calendar.day(containing: Int64(context.environment.now().timeIntervalSince1970))
+    let today = calendar.day(containing: context.environment.now())
     let firstMonday = Heatmap.monday(of: today).adding(days: -7 * (weeks - 1))
     let days = (0...firstMonday.distance(to: today)).map { firstMonday.adding(days: $0) }
     let collected = await JournalUpdater(configuration: configuration, environment: context.environment)

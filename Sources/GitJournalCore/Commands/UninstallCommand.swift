@@ -25,9 +25,7 @@ struct UninstallCommand: Command {
     let registry = RepositoryRegistry(environment: environment)
     let installer = HookInstaller(executable: ExecutablePath.current)
     for path in paths {
-      let absolute = environment.absolute(path)
-      guard let found = Repository.discover(from: absolute) else { throw HookError.notARepository(path: absolute) }
-      let root = HookInstaller.mainRepository(of: found)
+      let (found, root) = try HookInstaller.repository(named: path, environment: environment)
       var removedEntry: RepositoryEntry?
       if !keepConfig { removedEntry = try registry.remove(nameOrPath: root) }
 

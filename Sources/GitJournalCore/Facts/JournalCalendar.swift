@@ -26,6 +26,11 @@ public struct JournalCalendar: Sendable {
     return seconds < start(of: day) ? day.adding(days: -1) : day
   }
 
+  /// The journal day that contains `date` (a command's "today").
+  public func day(containing date: Date) -> Day {
+    day(containing: Int64(date.timeIntervalSince1970.rounded(.down)))
+  }
+
   /// The instants of `day`: from its start up to, not including, the next day's start.
   public func window(of day: Day) -> (start: Int64, end: Int64) {
     (start: start(of: day), end: start(of: day.adding(days: 1)))

@@ -61,6 +61,16 @@ struct HookInstaller {
     return HooksFolder(path: repository.commonDirectory + "/hooks", fromHooksPath: false)
   }
 
+  /// The repository a command-line argument names: `found` is the repository (or worktree) containing the path,
+  /// `root` the one to register (see `mainRepository(of:)`).
+  static func repository(named path: String, environment: Environment) throws(HookError) -> (
+    found: String, root: String
+  ) {
+    let absolute = environment.absolute(path)
+    guard let found = Repository.discover(from: absolute) else { throw .notARepository(path: absolute) }
+    return (found, mainRepository(of: found))
+  }
+
   /// The repository a linked worktree belongs to (its main working tree, or the bare repository), else `root`.
   /// install and uninstall register and look up that one, so a repository is journaled once whichever of its
   /// worktrees they run in, and removing a linked worktree leaves no broken entry.

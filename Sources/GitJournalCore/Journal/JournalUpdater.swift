@@ -56,7 +56,7 @@ public struct JournalUpdater: Sendable {
   ) async throws -> Report {
     let collected = await collect(days: days, allAuthors: allAuthors)
     var facts = collected.days
-    let today = configuration.calendar.day(containing: Int64(now().timeIntervalSince1970))
+    let today = configuration.calendar.day(containing: now())
     if !allAuthors, facts[today] != nil {
       let current = try await refresh(days: [today])
       facts[today] = nil
