@@ -2,6 +2,7 @@
 #define GITJOURNAL_CLIBGIT2_SHIM_H
 
 #include <git2.h>
+#include <git2/sys/repository.h>
 
 /// `git_libgit2_opts` is variadic, which Swift cannot call: these wrap the options gitjournal sets.
 static inline int gitjournal_disable_strict_hash_verification(void) {

@@ -56,6 +56,13 @@ public struct Environment: Sendable {
       expanded = home + expanded.dropFirst()
     }
     if !expanded.hasPrefix("/") { expanded = currentDirectory + "/" + expanded }
+    // realpath(3) resolves an existing path in one call; Foundation's standardizing (which also resolves
+    // symlinks, and copes with paths that do not exist yet) costs far more, and the hook does this for every
+    // configured repository.
+    if let resolved = realpath(expanded, nil) {
+      defer { free(resolved) }
+      return String(cString: resolved)
+    }
     return (expanded as NSString).standardizingPath
   }
 

@@ -4,11 +4,15 @@ public struct FactsCollector: Sendable {
   public let allAuthors: Bool
   /// Where line statistics are cached between runs (`Environment.cacheDirectory`); nil disables the cache.
   public let cacheDirectory: String?
+  /// Takes a short span's records from the window cache when the repository's branches have not moved (the
+  /// hook). False reads every repository afresh (`rebuild`), so damage is found and reported.
+  public let reusesWindows: Bool
 
-  public init(configuration: Configuration, allAuthors: Bool, cacheDirectory: String?) {
+  public init(configuration: Configuration, allAuthors: Bool, cacheDirectory: String?, reusesWindows: Bool = false) {
     self.configuration = configuration
     self.allAuthors = allAuthors
     self.cacheDirectory = cacheDirectory
+    self.reusesWindows = reusesWindows
   }
 
   public struct Result: Sendable {
@@ -35,7 +39,7 @@ public struct FactsCollector: Sendable {
         let index = next
         let scan = RepositoryScan(
           entry: entries[index], configuredAuthors: configuration.authors, allAuthors: allAuthors,
-          includeMerges: configuration.includeMerges, cacheDirectory: cacheDirectory)
+          includeMerges: configuration.includeMerges, cacheDirectory: cacheDirectory, reusesWindows: reusesWindows)
         group.addTask {
           (
             index,

@@ -52,7 +52,7 @@ public struct JournalCalendar: Sendable {
   /// Local wall-clock time `HH:MM` of an instant.
   public func clockTime(_ seconds: Int64) -> String {
     let parts = calendar.dateComponents([.hour, .minute], from: Date(timeIntervalSince1970: TimeInterval(seconds)))
-    return String(format: "%02d:%02d", parts.hour!, parts.minute!)
+    return Self.twoDigits(parts.hour!) + ":" + Self.twoDigits(parts.minute!)
   }
 
   /// ISO 8601 with the zone's offset at that instant, e.g. `2026-11-30T17:40:00+01:00`.
@@ -62,10 +62,14 @@ public struct JournalCalendar: Sendable {
     let offset = timeZone.secondsFromGMT(for: date)
     let sign = offset < 0 ? "-" : "+"
     let magnitude = abs(offset)
-    let local = String(
-      format: "%04d-%02d-%02dT%02d:%02d:%02d", parts.year!, parts.month!, parts.day!, parts.hour!, parts.minute!,
-      parts.second!)
-    return local + sign + String(format: "%02d:%02d", magnitude / 3600, (magnitude % 3600) / 60)
+    let day = Day(year: parts.year!, month: parts.month!, day: parts.day!).description
+    let time = [parts.hour!, parts.minute!, parts.second!].map(Self.twoDigits).joined(separator: ":")
+    return day + "T" + time + sign + Self.twoDigits(magnitude / 3600) + ":" + Self.twoDigits((magnitude % 3600) / 60)
+  }
+
+  /// `7` as `07`. (`String(format:)` goes through Foundation's formatter, too slow for every commit of a hook.)
+  static func twoDigits(_ value: Int) -> String {
+    value < 10 ? "0" + String(value) : String(value)
   }
 
   /// A heading for the day, e.g. `Monday, 30 November 2026`, the same in every locale.

@@ -49,12 +49,12 @@ final class Commit {
     let text = MessageDecoder.decode(bytesOf: message, encoding: encoding)
     var lines: [Substring] = []
     for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-      let trimmed = line.trimmingCharacters(in: .whitespaces)
+      let trimmed = line.trimmingSpaces()
       if trimmed.isEmpty {
         if lines.isEmpty { continue }
         break
       }
-      lines.append(Substring(trimmed))
+      lines.append(trimmed)
     }
     return lines.joined(separator: " ")
   }

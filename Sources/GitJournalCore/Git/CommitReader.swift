@@ -7,6 +7,7 @@ struct CommitReader {
   let includeMerges: Bool
   let statsCache: StatsCache
   let tipTimes: TipTimes
+  var windowCache = WindowCache(folder: nil)
   /// Threads that compute line statistics; each opens its own libgit2 handle.
   var workers = ProcessResources.activeProcessorCount
 
@@ -17,8 +18,24 @@ struct CommitReader {
   /// 1970), each once, rebased or cherry-picked copies folded into one. The walk stops soon after it passes
   /// `start`, so the cost follows the span asked for, not the history.
   func commits(authoredFrom start: Int64?, to end: Int64?) throws(GitError) -> [CommitRecord] {
-    let mailmap = repository.mailmap()
     let tips = try repository.tipIDs()
+    var windowKey: WindowCache.Key?
+    if let start, let end, end - start <= WindowCache.longestSpan {
+      let key = WindowCache.Key(
+        tips: tips, start: start, end: end, authors: authors, includeMerges: includeMerges,
+        mailmap: repository.mailmapSources())
+      if let records = windowCache.records(for: key) { return records }
+      windowKey = key
+    }
+    let records = try walk(from: tips, authoredFrom: start, to: end)
+    if let windowKey { windowCache.store(records, for: windowKey) }
+    return records
+  }
+
+  private func walk(from tips: [ObjectID], authoredFrom start: Int64?, to end: Int64?) throws(GitError)
+    -> [CommitRecord]
+  {
+    let mailmap = repository.mailmap()
     // The walk stops by committer time, which is never earlier than the author time unless the author date was
     // set by hand into the future (GIT_AUTHOR_DATE=2100-...): a span that has not begun yet is walked whole.
     let stopBefore = start.flatMap { $0 > Int64(Date().timeIntervalSince1970) ? nil : $0 }

@@ -1,4 +1,5 @@
 import CLibgit2
+import Foundation
 
 /// An open libgit2 repository. Not thread-safe: use one per task and copy what you need into value types.
 final class Repository {
@@ -19,6 +20,14 @@ final class Repository {
     var handle: OpaquePointer?
     try check(
       git_repository_open_ext(&handle, path, GIT_REPOSITORY_OPEN_NO_SEARCH.rawValue, nil), "git_repository_open_ext")
+    // libgit2 checks every config file (system, global, the repository's) for changes each time it reads a
+    // setting, which it does for most reference and object reads: a dozen stat calls per file per repository
+    // in a hook. gitjournal only reads, so one snapshot taken at open serves the whole run.
+    var snapshot: OpaquePointer?
+    if git_repository_config_snapshot(&snapshot, handle) == 0, let snapshot {
+      git_repository_set_config(handle, snapshot)
+      git_config_free(snapshot)
+    }
     return Repository(pointer: handle!)
   }
 
@@ -117,6 +126,19 @@ final class Repository {
     var raw = id.raw
     try check(git_commit_lookup(&handle, pointer, &raw), "git_commit_lookup")
     return Commit(pointer: handle!)
+  }
+
+  /// What the mailmap is read from, outside the commits: the working tree's `.mailmap` and the file named by
+  /// `mailmap.file`, with their contents, and `mailmap.blob`.
+  func mailmapSources() -> String {
+    var text = ""
+    let files = [workingDirectory.map { $0 + "/.mailmap" }, configString("mailmap.file")].compactMap { $0 }
+    for file in files {
+      let contents = FileManager.default.contents(atPath: file).map { String(decoding: $0, as: UTF8.self) }
+      text += "file \(file)\n\(contents ?? "(none)")\n"
+    }
+    text += "blob \(configString("mailmap.blob") ?? "(none)")\n"
+    return text
   }
 
   /// The repository's mailmap (.mailmap, mailmap.file, mailmap.blob), or nil when it cannot be read.

@@ -10,6 +10,8 @@ struct RepositoryScan {
   let includeMerges: Bool
   /// Where computed line statistics are kept between runs; nil to compute everything afresh.
   let cacheDirectory: String?
+  /// Whether a short span may come from the window cache (see `WindowCache`).
+  var reusesWindows = false
 
   func commits(authoredFrom start: Int64?, to end: Int64?) throws(RepositoryProblem) -> [CommitRecord] {
     var isFolder: ObjCBool = false
@@ -42,7 +44,8 @@ struct RepositoryScan {
       }
       let reader = CommitReader(
         repository: repository, authors: authors, includeMerges: includeMerges,
-        statsCache: StatsCache(folder: folder), tipTimes: TipTimes(folder: folder))
+        statsCache: StatsCache(folder: folder), tipTimes: TipTimes(folder: folder),
+        windowCache: WindowCache(folder: reusesWindows ? folder : nil))
       return try reader.commits(authoredFrom: start, to: end)
     } catch {
       throw .unreadable(error.message)

@@ -29,6 +29,6 @@ final class TipTimes {
     var text = ""
     for tip in tips { if let time = known[tip] { text += "\(tip.hex) \(time)\n" } }
     try? makeFolders((path as NSString).deletingLastPathComponent)
-    try? AtomicFile.write(text, to: path)
+    try? AtomicFile.write(text, to: path, durable: false)
   }
 }

@@ -12,8 +12,11 @@ enum AtomicFile {
   static let temporaryMarker = ".gitjournal-tmp-"
 
   /// Writes `text` to `path`. A symlinked file is written through to its target; the file gets `mode`, or
-  /// keeps its permissions when it exists (0644 for a new file).
-  static func write(_ text: String, to path: String, mode requestedMode: mode_t? = nil) throws(SystemError) {
+  /// keeps its permissions when it exists (0644 for a new file). `durable` false skips the fsyncs, for caches:
+  /// the rename still keeps readers from seeing half a file, but a crash may leave the file empty.
+  static func write(
+    _ text: String, to path: String, mode requestedMode: mode_t? = nil, durable: Bool = true
+  ) throws(SystemError) {
     let target = resolveSymlinks(path)
     let folder = (target as NSString).deletingLastPathComponent
     let name = (target as NSString).lastPathComponent
@@ -42,14 +45,14 @@ enum AtomicFile {
     }
     // open() applies the umask; the mode asked for is the mode wanted.
     if failure == nil && fchmod(descriptor, mode) != 0 { failure = SystemError("set permissions of", path: target) }
-    if failure == nil && fsync(descriptor) != 0 { failure = SystemError("sync", path: target) }
+    if durable && failure == nil && fsync(descriptor) != 0 { failure = SystemError("sync", path: target) }
     if close(descriptor) != 0 && failure == nil { failure = SystemError("close", path: target) }
     if failure == nil && rename(temporary, target) != 0 { failure = SystemError("replace", path: target) }
     if let failure {
       unlink(temporary)
       throw failure
     }
-    syncFolder(folder)
+    if durable { syncFolder(folder) }
   }
 
   /// Removes temporary files a killed writer left beside `path`. Call only while holding the journal lock,

@@ -52,7 +52,7 @@ public enum JournalMerger {
   static func findBlock(in lines: [String]) -> (begin: Int, end: Int)? {
     var begin: Int?
     for (index, line) in lines.enumerated() {
-      let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+      let trimmed = line.trimmingWhitespace()
       if trimmed.hasPrefix(beginPrefix) && trimmed.hasSuffix("-->") {
         begin = index
       } else if trimmed.hasPrefix(endPrefix) && trimmed.hasSuffix("-->"), let begin {
@@ -72,7 +72,7 @@ public enum JournalMerger {
     guard text.hasPrefix("---\n") || text.hasPrefix("---\r\n") else { return (nil, text) }
     let lines = Self.lines(of: text)
     for index in 1..<lines.count {
-      let line = lines[index].trimmingCharacters(in: .whitespacesAndNewlines)
+      let line = lines[index].trimmingWhitespace()
       if line == "---" || line == "..." {
         let inner = Array(lines[1..<index])
         let body = lines[(index + 1)...].joined(separator: "\n")
@@ -85,8 +85,8 @@ public enum JournalMerger {
   /// The text's lines, split at each line feed with any carriage return left on its line. Swift reads "\r\n" as
   /// one Character, so splitting at the Character "\n" would leave the lines of a CRLF file unsplit.
   static func lines(of text: some StringProtocol) -> [String] {
-    text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map {
-      String(String.UnicodeScalarView($0))
+    text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map {
+      String(decoding: $0, as: UTF8.self)
     }
   }
 

@@ -43,7 +43,9 @@ public struct JournalUpdater: Sendable {
   /// holding the journal lock, so two processes never write facts older than what the other saw.
   public func refresh(days: [Day]) async throws -> Report {
     try await store.withLock {
-      let collected = await collect(days: days, allAuthors: false)
+      let collected = await FactsCollector(
+        configuration: configuration, allAuthors: false, cacheDirectory: cacheDirectory, reusesWindows: true
+      ).collect(days: days)
       return Report(written: try writeAll(collected.days, holdingLock: true), skipped: collected.skipped)
     }
   }
