@@ -66,7 +66,9 @@ struct WindowCache {
         record.authoredAt, Int64(record.authorOffsetMinutes), record.isMerge ? 1 : 0,
         Int64(record.stats.filesChanged), Int64(record.stats.insertions), Int64(record.stats.deletions),
       ]
-      let fields = [record.id] + numbers.map(String.init) + [record.authorName, record.authorEmail, record.subject]
+      let fields =
+        [record.id] + numbers.map(String.init)
+        + [record.authorName, record.authorEmail, record.subject]
         .map(Self.escape)
       text += fields.joined(separator: "\t") + "\n"
     }
