@@ -15,35 +15,52 @@ struct CommitReader {
   static let parallelThreshold = 64
 
   /// Commits reachable from the local branches or HEAD whose author time lies in `start..<end` (seconds since
-  /// 1970), each once, rebased or cherry-picked copies folded into one. The walk stops soon after it passes
-  /// `start`, so the cost follows the span asked for, not the history.
+  /// 1970), each once, rebased or cherry-picked copies folded into one, ordered by id. The walk stops soon after
+  /// it passes `start`, so the cost follows the span asked for, not the history.
+  ///
+  /// A short span starts from the window cache: unchanged tips give its records as they are, and tips that
+  /// moved forward (a commit, a merge, a fetch) are walked only down to the old tips.
   func commits(authoredFrom start: Int64?, to end: Int64?) throws(GitError) -> [CommitRecord] {
     let tips = try repository.tipIDs()
-    var windowKey: WindowCache.Key?
-    if let start, let end, end - start <= WindowCache.longestSpan {
-      let key = WindowCache.Key(
-        tips: tips, start: start, end: end, authors: authors, includeMerges: includeMerges,
-        mailmap: repository.mailmapSources())
-      if let records = windowCache.records(for: key) { return records }
-      windowKey = key
+    guard let start, let end, end - start <= WindowCache.longestSpan, windowCache.isEnabled else {
+      var folded = FoldedCommits()
+      try walk(from: tips, covered: [], authoredFrom: start, to: end, into: &folded)
+      return try withStats(folded).map(\.record)
     }
-    let records = try walk(from: tips, authoredFrom: start, to: end)
-    if let windowKey { windowCache.store(records, for: windowKey) }
-    return records
+
+    let key = WindowCache.Key(
+      start: start, end: end, authors: authors, includeMerges: includeMerges, mailmap: repository.mailmapSources())
+    var folded = FoldedCommits()
+    var isComplete = false
+    if let cached = windowCache.window(for: key) {
+      if Set(cached.tips) == Set(tips) { return cached.commits.map(\.record) }
+      for commit in cached.commits { folded.add(commit, isNew: false) }
+      isComplete = try walk(from: tips, covered: Set(cached.tips), authoredFrom: start, to: end, into: &folded)
+    }
+    if !isComplete {
+      folded = FoldedCommits()
+      try walk(from: tips, covered: [], authoredFrom: start, to: end, into: &folded)
+    }
+    let commits = try withStats(folded)
+    windowCache.store(WindowCache.Window(tips: tips, commits: commits), for: key)
+    return commits.map(\.record)
   }
 
-  private func walk(from tips: [ObjectID], authoredFrom start: Int64?, to end: Int64?) throws(GitError)
-    -> [CommitRecord]
-  {
+  /// Adds the commits reachable from `tips` in the span to `folded`, without going below the `covered` ids
+  /// (tips whose history `folded` already holds). Returns false when a covered id that is no longer a tip was
+  /// not reached: a branch was reset or deleted, and what `folded` held may no longer be reachable.
+  @discardableResult
+  private func walk(
+    from tips: [ObjectID], covered: Set<ObjectID>, authoredFrom start: Int64?, to end: Int64?,
+    into folded: inout FoldedCommits
+  ) throws(GitError) -> Bool {
     let mailmap = repository.mailmap()
     // The walk stops by committer time, which is never earlier than the author time unless the author date was
     // set by hand into the future (GIT_AUTHOR_DATE=2100-...): a span that has not begun yet is walked whole.
     let stopBefore = start.flatMap { $0 > Int64(Date().timeIntervalSince1970) ? nil : $0 }
-    let walk = try HistoryWalk(repository: repository, tips: tips, stopBefore: stopBefore, tipTimes: tipTimes)
+    let walk = try HistoryWalk(
+      repository: repository, tips: tips, stopBefore: stopBefore, tipTimes: tipTimes, covered: covered)
     tipTimes.save(keeping: tips)
-    // One record per copy key: a rebased or cherry-picked copy replaces the kept one when it was committed
-    // later (ties: the smaller id), so the choice never depends on the order the walk meets them.
-    var kept: [CommitRecord.CopyKey: (record: CommitRecord, id: ObjectID, committed: Int64)] = [:]
     while let commit = try walk.next() {
       let isMerge = commit.parentCount > 1
       if isMerge && !includeMerges { continue }
@@ -51,37 +68,38 @@ struct CommitReader {
       if let start, author.time < start { continue }
       if let end, author.time >= end { continue }
       guard authors.includes(email: author.email) else { continue }
-      let id = commit.id
       let record = CommitRecord(
-        id: id.hex, authorName: author.name, authorEmail: author.email, authoredAt: author.time,
+        id: commit.id.hex, authorName: author.name, authorEmail: author.email, authoredAt: author.time,
         authorOffsetMinutes: author.offsetMinutes, subject: commit.subject, isMerge: isMerge, stats: .zero)
-      let committed = commit.committerTime
-      if let other = kept[record.copyKey], (other.committed, id) >= (committed, other.id) { continue }
-      kept[record.copyKey] = (record, id, committed)
+      folded.add(WindowCache.Commit(record: record, committed: commit.committerTime), isNew: true)
     }
+    let tipSet = Set(tips)
+    return covered.allSatisfy { tipSet.contains($0) || walk.hasReached($0) }
+  }
 
-    var records: [CommitRecord] = []
+  /// The kept commits ordered by id, each new one with its line statistics (from the cache, else computed).
+  private func withStats(_ folded: FoldedCommits) throws(GitError) -> [WindowCache.Commit] {
+    var commits = folded.kept.values.map(\.commit).sorted { $0.record.id < $1.record.id }
     var toDiff: [(index: Int, id: ObjectID)] = []
-    for (record, id, _) in kept.values.sorted(by: { $0.id < $1.id }) {
-      var record = record
+    for (index, commit) in commits.enumerated() {
       // Like `git log`, a merge shows no diff of its own.
-      if !record.isMerge {
-        if let cached = statsCache.stats(for: id, authoredAt: record.authoredAt) {
-          record.stats = cached
-        } else {
-          toDiff.append((records.count, id))
-        }
+      guard folded.kept[commit.record.copyKey]!.isNew, !commit.record.isMerge,
+        let id = ObjectID(hex: commit.record.id)
+      else { continue }
+      if let cached = statsCache.stats(for: id, authoredAt: commit.record.authoredAt) {
+        commits[index].record.stats = cached
+      } else {
+        toDiff.append((index, id))
       }
-      records.append(record)
     }
 
     let computed = try diffStats(of: toDiff.map(\.id))
     for ((index, id), stats) in zip(toDiff, computed) {
-      records[index].stats = stats
-      statsCache.store(stats, for: id, authoredAt: records[index].authoredAt)
+      commits[index].record.stats = stats
+      statsCache.store(stats, for: id, authoredAt: commits[index].record.authoredAt)
     }
     statsCache.flush()
-    return records
+    return commits
   }
 
   /// Line statistics of `ids`, in order: on this thread for a few, spread over `workers` threads for many.
@@ -103,6 +121,23 @@ struct CommitReader {
       }
     }
     return try results.values()
+  }
+}
+
+/// One commit per copy key: a rebased or cherry-picked copy replaces the kept one when it was committed later
+/// (ties: the smaller id), so the choice never depends on the order commits are met.
+struct FoldedCommits {
+  /// `isNew`: met by this walk rather than taken from the window cache, so its statistics are still to be read.
+  private(set) var kept: [CommitRecord.CopyKey: (commit: WindowCache.Commit, isNew: Bool)] = [:]
+
+  mutating func add(_ commit: WindowCache.Commit, isNew: Bool) {
+    let key = commit.record.copyKey
+    if let other = kept[key]?.commit,
+      (other.committed, commit.record.id) >= (commit.committed, other.record.id)
+    {
+      return
+    }
+    kept[key] = (commit, isNew)
   }
 }
 

@@ -14,6 +14,8 @@ final class HistoryWalk {
   private let stopBefore: Int64?
   private var queue = Heap<Entry>()
   private var seen: Set<ObjectID> = []
+  /// Commits whose history the caller already has: met, but neither read nor walked below.
+  private let covered: Set<ObjectID>
 
   private struct Entry: Comparable {
     let time: Int64
@@ -28,11 +30,15 @@ final class HistoryWalk {
   }
 
   /// `stopBefore` is a committer time; nil walks all history. `tipTimes` remembers the committer times of
-  /// tips between runs.
-  init(repository: Repository, tips: [ObjectID], stopBefore: Int64?, tipTimes: TipTimes? = nil) throws(GitError) {
+  /// tips between runs. `covered` commits are not walked: the caller holds what lies below them.
+  init(
+    repository: Repository, tips: [ObjectID], stopBefore: Int64?, tipTimes: TipTimes? = nil,
+    covered: Set<ObjectID> = []
+  ) throws(GitError) {
     self.repository = repository
     self.stopBefore = stopBefore.map { $0 - Self.clockSkewSlop }
-    for tip in tips where seen.insert(tip).inserted {
+    self.covered = covered
+    for tip in tips where seen.insert(tip).inserted && !covered.contains(tip) {
       if let time = tipTimes?.time(of: tip) {
         queue.push(Entry(time: time, id: tip, commit: nil))
         continue
@@ -44,8 +50,11 @@ final class HistoryWalk {
     }
   }
 
+  /// Whether the walk has met `id` so far: it is reachable from the tips.
+  func hasReached(_ id: ObjectID) -> Bool { seen.contains(id) }
+
   private func enqueue(_ id: ObjectID) throws(GitError) {
-    guard seen.insert(id).inserted else { return }
+    guard seen.insert(id).inserted, !covered.contains(id) else { return }
     let commit = try repository.commit(id)
     queue.push(Entry(time: commit.committerTime, id: id, commit: commit))
   }

@@ -6,6 +6,20 @@ public struct ObjectID: Hashable, Comparable, Sendable, CustomStringConvertible 
 
   init(_ raw: git_oid) { self.raw = raw }
 
+  /// Parses a full 40-digit hex id; nil for anything else.
+  init?(hex: some StringProtocol) {
+    let digits = Array(hex.utf8)
+    guard digits.count == 40, digits.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) }) else {
+      return nil
+    }
+    var oid = git_oid()
+    let parsed = digits.withUnsafeBufferPointer { buffer in
+      buffer.withMemoryRebound(to: CChar.self) { git_oid_fromstrn(&oid, $0.baseAddress, 40) }
+    }
+    guard parsed == 0 else { return nil }
+    raw = oid
+  }
+
   /// The full 40-character hex id.
   public var hex: String {
     var copy = raw

@@ -179,8 +179,14 @@ final class HookWorld: Sendable {
     let destination = scratch.path(relative)
     try FileManager.default.createDirectory(
       atPath: (destination as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-    try FileManager.default.copyItem(atPath: binary, toPath: destination)
-    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: destination)
+    // Written through a close-on-exec descriptor: a copy whose write descriptor leaked into a child that another
+    // test spawned at that moment would fail to run with "Text file busy".
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: binary))
+    let descriptor = open(destination, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+    guard descriptor >= 0 else { throw ScratchError("cannot create \(destination)") }
+    defer { close(descriptor) }
+    let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    guard written == bytes.count else { throw ScratchError("cannot write \(destination)") }
     return destination
   }
 

@@ -65,41 +65,128 @@ import Testing
   let scratch: ScratchDirectory
   let cache: WindowCache
   let key = WindowCache.Key(
-    tips: [], start: 0, end: 86_400, authors: .matching(["a@example.com"]), includeMerges: false, mailmap: "")
+    start: 0, end: 86_400, authors: .matching(["a@example.com"]), includeMerges: false, mailmap: "")
 
   init() throws {
     scratch = try ScratchDirectory("gitjournal-window")
     cache = WindowCache(folder: scratch.path("cache"))
   }
 
-  let records = [
-    CommitRecord(
-      id: String(repeating: "a", count: 40), authorName: "Zoë \\ Tab\tName", authorEmail: "a@example.com",
-      authoredAt: 1_000, authorOffsetMinutes: -330, subject: "Line\r\nbreaks \\n and \\\\ slashes",
-      isMerge: false, stats: DiffStats(filesChanged: 2, insertions: 30, deletions: 4)),
-    CommitRecord(
-      id: String(repeating: "b", count: 40), authorName: "", authorEmail: "", authoredAt: -5,
-      authorOffsetMinutes: 0, subject: "", isMerge: true, stats: .zero),
-  ]
+  let window = WindowCache.Window(
+    tips: [ObjectID(hex: String(repeating: "c", count: 40))!, ObjectID(hex: String(repeating: "d", count: 40))!],
+    commits: [
+      WindowCache.Commit(
+        record: CommitRecord(
+          id: String(repeating: "a", count: 40), authorName: "Zoë \\ Tab\tName", authorEmail: "a@example.com",
+          authoredAt: 1_000, authorOffsetMinutes: -330, subject: "Line\r\nbreaks \\n and \\\\ slashes",
+          isMerge: false, stats: DiffStats(filesChanged: 2, insertions: 30, deletions: 4)),
+        committed: 1_200),
+      WindowCache.Commit(
+        record: CommitRecord(
+          id: String(repeating: "b", count: 40), authorName: "", authorEmail: "", authoredAt: -5,
+          authorOffsetMinutes: 0, subject: "", isMerge: true, stats: .zero),
+        committed: -5),
+    ])
 
-  @Test func recordsComeBackAsStored() {
-    #expect(cache.records(for: key) == nil)
-    cache.store(records, for: key)
-    #expect(cache.records(for: key) == records)
-    cache.store([], for: key)
-    #expect(cache.records(for: key) == [])
+  @Test func windowsComeBackAsStored() {
+    #expect(cache.window(for: key) == nil)
+    cache.store(window, for: key)
+    #expect(cache.window(for: key) == window)
+    let empty = WindowCache.Window(tips: [], commits: [])
+    cache.store(empty, for: key)
+    #expect(cache.window(for: key) == empty)
   }
 
   @Test func anotherKeyOrADamagedFileIsAMiss() throws {
-    cache.store(records, for: key)
+    cache.store(window, for: key)
     let otherSpan = WindowCache.Key(
-      tips: [], start: 0, end: 86_401, authors: .matching(["a@example.com"]), includeMerges: false, mailmap: "")
-    #expect(cache.records(for: otherSpan) == nil)
+      start: 0, end: 86_401, authors: .matching(["a@example.com"]), includeMerges: false, mailmap: "")
+    #expect(cache.window(for: otherSpan) == nil)
     let path = scratch.path("cache/window.tsv")
     let text = try #require(FileManager.default.contents(atPath: path))
     try text.dropLast(7).write(to: URL(fileURLWithPath: path))
-    #expect(cache.records(for: key) == nil, "a file cut short was read")
+    #expect(cache.window(for: key) == nil, "a file cut short was read")
     try (text + Data("not\ta\trecord\n".utf8)).write(to: URL(fileURLWithPath: path))
-    #expect(cache.records(for: key) == nil, "a malformed line was read")
+    #expect(cache.window(for: key) == nil, "a malformed line was read")
+  }
+}
+
+/// Whatever happens to a repository's branches between two reads, a read that starts from the window cache
+/// gives exactly what a full walk gives.
+@Suite struct WindowCacheWalkTests {
+  /// The journal day the reads ask for; commits are made from 3 hours before it into its afternoon.
+  static let dayStart: Int64 = 1_780_000_000
+  static let dayEnd = dayStart + 86_400
+
+  @Test(arguments: [1, 2, 3] as [UInt64])
+  func incrementalReadsEqualFullWalks(seed: UInt64) throws {
+    let repository = try TemporaryRepository()
+    let cacheFolder = repository.owner.path("cache")
+    var random = SeededGenerator(seed: seed)
+    var clock = Self.dayStart - 3 * 3600
+    var branches = ["main"]
+    var current = "main"
+
+    func date() -> String {
+      clock += Int64.random(in: 300...1500, using: &random)
+      return "\(clock) +0000"
+    }
+    try repository.commit(file: "a.txt", content: "first\n", message: "First", date: date())
+
+    for step in 0..<48 {
+      let log = try repository.git("log", "--all", "--format=%H").split(separator: "\n").map(String.init)
+      switch Int.random(in: 0..<10, using: &random) {
+      case 0:
+        let name = "topic\(step)"
+        try repository.git("switch", "-q", "-c", name, log.randomElement(using: &random)!)
+        branches.append(name)
+        current = name
+      case 1:
+        current = branches.randomElement(using: &random)!
+        try repository.git("switch", "-q", current)
+      case 2:
+        let other = branches.randomElement(using: &random)!
+        let environment = TemporaryRepository.identity(
+          date: date(), committerDate: nil, email: TemporaryRepository.email)
+        _ = try repository.gitResult(
+          ["merge", "-q", "--no-ff", "-m", "Merge \(other)", other], environment: environment)
+        _ = try repository.gitResult(["merge", "--abort"])
+      case 3:
+        _ = try repository.gitResult(["reset", "-q", "--hard", "HEAD~1"])
+      case 4:
+        let environment = TemporaryRepository.identity(
+          date: date(), committerDate: nil, email: TemporaryRepository.email)
+        try repository.git(
+          ["commit", "-q", "--amend", "--allow-empty", "-m", "Amended \(step)"], environment: environment)
+      case 5:
+        let environment = TemporaryRepository.identity(
+          date: date(), committerDate: nil, email: TemporaryRepository.email)
+        _ = try repository.gitResult(
+          ["cherry-pick", "--allow-empty", "--keep-redundant-commits", log.randomElement(using: &random)!],
+          environment: environment)
+        _ = try repository.gitResult(["cherry-pick", "--abort"])
+      case 6 where branches.count > 1:
+        let victim = branches.filter { $0 != current }.randomElement(using: &random)!
+        try repository.git("branch", "-q", "-D", victim)
+        branches.removeAll { $0 == victim }
+      default:
+        try repository.commit(
+          file: "f\(Int.random(in: 0..<4, using: &random)).txt", content: "step \(step)\n",
+          message: "Step \(step)", date: date())
+      }
+
+      let opened = try Repository.open(at: repository.path)
+      func read(cached: Bool) throws -> [CommitRecord] {
+        let folder: String? = cached ? cacheFolder : nil
+        return try CommitReader(
+          repository: opened, authors: .everyone, includeMerges: true, statsCache: StatsCache(folder: folder),
+          tipTimes: TipTimes(folder: folder), windowCache: WindowCache(folder: folder)
+        ).commits(authoredFrom: Self.dayStart, to: Self.dayEnd)
+      }
+      let full = try read(cached: false)
+      if ProcessInfo.processInfo.environment["DEBUG_WINDOW"] != nil { print("DEBUG \(seed) \(step) \(full.count)") }
+      #expect(try read(cached: true) == full, "seed \(seed), step \(step)")
+      #expect(try read(cached: true) == full, "seed \(seed), step \(step), unchanged tips")
+    }
   }
 }
