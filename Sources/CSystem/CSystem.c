@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 int gitjournal_spawn_detached(const char *path, char *const argv[], char *const envp[]) {
   posix_spawnattr_t attributes;
@@ -31,4 +32,14 @@ int gitjournal_spawn_detached(const char *path, char *const argv[], char *const 
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attributes);
   return result;
+}
+
+int gitjournal_sync_file_system(int descriptor) {
+#ifdef __linux__
+  return syncfs(descriptor);
+#else
+  (void)descriptor;
+  sync();
+  return 0;
+#endif
 }

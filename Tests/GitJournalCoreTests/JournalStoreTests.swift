@@ -36,12 +36,12 @@ import Testing
 
   @Test func leftoversOfAKilledWriterAreRemoved() throws {
     #expect(try store.write(page, for: day, isEmpty: false) == .created)
-    try scratch.write("half a file", to: "journal/.2026-03-10.md.gitjournal-tmp-99999")
-    try scratch.write("someone else's", to: "journal/.2026-03-11.md.gitjournal-tmp-99999")
+    try scratch.write("half a file", to: "journal/.2026-03-10.md.gitjournal-tmp-locked")
+    try scratch.write("someone else's", to: "journal/.2026-03-11.md.gitjournal-tmp-locked")
     #expect(try store.write(JournalFixtures.page(subjects: ["One", "Two"]), for: day, isEmpty: false) == .updated)
     #expect(
       scratch.allFiles() == [
-        "journal/.2026-03-11.md.gitjournal-tmp-99999", "journal/2026-03-10.md", "state/journal.lock",
+        "journal/.2026-03-11.md.gitjournal-tmp-locked", "journal/2026-03-10.md", "state/journal.lock",
       ])
   }
 

@@ -6,4 +6,8 @@
 /// posix_spawn_file_actions_addclosefrom_np only for _GNU_SOURCE, which Swift's Glibc module does not set.)
 int gitjournal_spawn_detached(const char *path, char *const argv[], char *const envp[]);
 
+/// Flushes the file system that holds the open file `descriptor` (syncfs on Linux, sync elsewhere). Returns
+/// 0 or -1 with errno.
+int gitjournal_sync_file_system(int descriptor);
+
 #endif

@@ -1,3 +1,4 @@
+import CSystem
 import Foundation
 
 #if canImport(Glibc)
@@ -10,17 +11,21 @@ import Foundation
 /// the same folder, fsync, rename over the target, fsync of the folder.
 enum AtomicFile {
   static let temporaryMarker = ".gitjournal-tmp-"
+  /// The temporary file's suffix for writers that hold the journal lock: only one of them writes at a time, so
+  /// a fixed name is safe, and a killed writer's leftover is overwritten by the next write of that file.
+  static let lockedSuffix = "locked"
 
   /// Writes `text` to `path`. A symlinked file is written through to its target; the file gets `mode`, or
-  /// keeps its permissions when it exists (0644 for a new file). `durable` false skips the fsyncs, for caches:
-  /// the rename still keeps readers from seeing half a file, but a crash may leave the file empty.
+  /// keeps its permissions when it exists (0644 for a new file). `durable` false skips the fsyncs (caches, or
+  /// a batch that syncs once at its end): the rename still keeps readers from seeing half a file, but a crash
+  /// may leave the file empty. `holdingLock`: the caller holds the journal lock (see `lockedSuffix`).
   static func write(
-    _ text: String, to path: String, mode requestedMode: mode_t? = nil, durable: Bool = true
+    _ text: String, to path: String, mode requestedMode: mode_t? = nil, durable: Bool = true,
+    holdingLock: Bool = false
   ) throws(SystemError) {
     let target = resolveSymlinks(path)
     let folder = (target as NSString).deletingLastPathComponent
-    let name = (target as NSString).lastPathComponent
-    let temporary = folder + "/." + name + temporaryMarker + String(getpid())
+    let temporary = temporaryPath(of: target, suffix: holdingLock ? lockedSuffix : String(getpid()))
 
     var mode: mode_t = 0o644
     var info = stat()
@@ -55,16 +60,24 @@ enum AtomicFile {
     if durable { syncFolder(folder) }
   }
 
-  /// Removes temporary files a killed writer left beside `path`. Call only while holding the journal lock,
-  /// when no other writer can be using them.
-  static func removeLeftovers(besides path: String) {
-    let target = resolveSymlinks(path)
+  /// Removes the temporary file a killed lock-holding writer may have left beside `path`. Call while holding
+  /// the journal lock.
+  static func removeLockedLeftover(besides path: String) {
+    unlink(temporaryPath(of: resolveSymlinks(path), suffix: lockedSuffix))
+  }
+
+  private static func temporaryPath(of target: String, suffix: String) -> String {
     let folder = (target as NSString).deletingLastPathComponent
-    let prefix = "." + (target as NSString).lastPathComponent + temporaryMarker
-    guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
-    for name in names where name.hasPrefix(prefix) {
-      unlink(folder + "/" + name)
-    }
+    return folder + "/." + (target as NSString).lastPathComponent + temporaryMarker + suffix
+  }
+
+  /// Flushes everything written to the file system that holds `folder` (after a batch of writes that were not
+  /// durable one by one).
+  static func syncFileSystem(containing folder: String) {
+    let descriptor = open(folder, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return }
+    _ = gitjournal_sync_file_system(descriptor)
+    close(descriptor)
   }
 
   /// Reads a file as UTF-8 (invalid bytes replaced), or nil when it does not exist.

@@ -16,7 +16,21 @@ public struct JournalStore: Sendable {
     case nothingToWrite
   }
 
+  /// When a write reaches the disk.
+  public enum Durability: Sendable {
+    /// Synced before the write returns.
+    case immediate
+    /// For a batch of many files (`rebuild`): a new file is synced by `syncAll()` at the end of the batch, one
+    /// sync instead of thousands. A file that exists may hold the user's notes and is still synced at once.
+    case batched
+  }
+
   public func path(of day: Day) -> String { directory + "/\(day).md" }
+
+  /// Makes every batched write durable.
+  public func syncAll() {
+    AtomicFile.syncFileSystem(containing: directory)
+  }
 
   /// Runs `body` holding the journal lock, so that what it reads and writes is not interleaved with another
   /// gitjournal process. Use `writeHoldingLock` inside it.
@@ -29,26 +43,32 @@ public struct JournalStore: Sendable {
 
   /// Writes `page` into the day's file under the lock, keeping the user's text.
   @discardableResult
-  public func write(_ page: JournalPage, for day: Day, isEmpty: Bool) throws(SystemError) -> Outcome {
+  public func write(
+    _ page: JournalPage, for day: Day, isEmpty: Bool, durability: Durability = .immediate
+  ) throws(SystemError) -> Outcome {
     if isEmpty && !FileManager.default.fileExists(atPath: path(of: day)) { return .nothingToWrite }
     try makeFolders((lockPath as NSString).deletingLastPathComponent)
     let lock = try FileLock.acquire(at: lockPath)
     defer { withExtendedLifetime(lock) {} }
-    return try writeHoldingLock(page, for: day, isEmpty: isEmpty)
+    return try writeHoldingLock(page, for: day, isEmpty: isEmpty, durability: durability)
   }
 
   /// Writes `page` into the day's file; the caller holds the lock (see `withLock`). Days with no commits only
   /// update a file that exists.
+  /// A killed writer's temporary file is removed by the next write of that day.
   @discardableResult
-  public func writeHoldingLock(_ page: JournalPage, for day: Day, isEmpty: Bool) throws(SystemError) -> Outcome {
+  public func writeHoldingLock(
+    _ page: JournalPage, for day: Day, isEmpty: Bool, durability: Durability = .immediate
+  ) throws(SystemError) -> Outcome {
     let file = path(of: day)
-    AtomicFile.removeLeftovers(besides: file)
+    AtomicFile.removeLockedLeftover(besides: file)
     let existing = try AtomicFile.read(file)
     if isEmpty && existing == nil { return .nothingToWrite }
     try makeFolders(directory)
     let merged = JournalMerger.merge(page: page, into: existing, day: day)
     if merged == existing { return .unchanged }
-    try AtomicFile.write(merged, to: file)
+    try AtomicFile.write(
+      merged, to: file, durable: durability == .immediate || existing != nil, holdingLock: true)
     return existing == nil ? .created : .updated
   }
 

@@ -81,28 +81,33 @@ public struct JournalUpdater: Sendable {
     try write(facts, holdingLock: false)
   }
 
-  /// Writes days oldest first; stops between two files when `shouldStop` says so.
+  /// Writes days oldest first; stops between two files when `shouldStop` says so. Many days are written as a
+  /// batch: new files are synced together at the end.
   private func writeAll(
     _ days: [Day: DayFacts], holdingLock: Bool, onWritten: (@Sendable () -> Void)? = nil,
     shouldStop: () -> Bool = { false }
   ) throws(SystemError) -> [WrittenDay] {
+    let durability: JournalStore.Durability = days.count > 1 ? .batched : .immediate
+    defer { if durability == .batched { store.syncAll() } }
     var written: [WrittenDay] = []
     for day in days.keys.sorted() {
       if shouldStop() { break }
-      let result = try write(days[day]!, holdingLock: holdingLock)
+      let result = try write(days[day]!, holdingLock: holdingLock, durability: durability)
       if result.outcome != .nothingToWrite { written.append(result) }
       onWritten?()
     }
     return written
   }
 
-  private func write(_ facts: DayFacts, holdingLock: Bool) throws(SystemError) -> WrittenDay {
+  private func write(
+    _ facts: DayFacts, holdingLock: Bool, durability: JournalStore.Durability = .immediate
+  ) throws(SystemError) -> WrittenDay {
     let narrative = cachedSentence?(facts)
     let page = JournalPage(facts: facts, narrative: narrative, calendar: configuration.calendar)
     let outcome =
       holdingLock
-      ? try store.writeHoldingLock(page, for: facts.day, isEmpty: facts.isEmpty)
-      : try store.write(page, for: facts.day, isEmpty: facts.isEmpty)
+      ? try store.writeHoldingLock(page, for: facts.day, isEmpty: facts.isEmpty, durability: durability)
+      : try store.write(page, for: facts.day, isEmpty: facts.isEmpty, durability: durability)
     return WrittenDay(facts: facts, narrative: narrative, outcome: outcome)
   }
 }

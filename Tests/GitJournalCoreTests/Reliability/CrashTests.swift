@@ -109,7 +109,7 @@ extension Reliability {
       var withLeftovers = 0
       var whileLocked = 0
       var attempts = 0
-      while kills < wanted && attempts < wanted * 3 {
+      while kills < wanted && attempts < wanted * 10 {
         attempts += 1
         try writeAll(oldVersions)
         let child = try ChildProcess(
@@ -165,7 +165,7 @@ extension Reliability {
       try #require(first.status == 0, "\(first)")
       let day = Self.firstDay.adding(days: 3).description
       let before = try #require(sandbox.journalFile(day))
-      let leftover = sandbox.journalDirectory + "/.\(day).md\(AtomicFile.temporaryMarker)999999"
+      let leftover = sandbox.journalDirectory + "/.\(day).md\(AtomicFile.temporaryMarker)\(AtomicFile.lockedSuffix)"
       try Data("---\ndate: 20".utf8).write(to: URL(fileURLWithPath: leftover))
 
       let show = try sandbox.runBinary("show", day)
