@@ -17,4 +17,39 @@ static inline int gitjournal_limit_memory(size_t cache_bytes, size_t mapped_byte
   return result;
 }
 
+/// Lets libgit2's object cache keep trees and blobs up to `largest_object` bytes (by default it keeps no blobs
+/// and no tree over 4 KiB).
+static inline int gitjournal_cache_trees_and_blobs(size_t largest_object) {
+  int result = git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_TREE, largest_object);
+  if (result == 0) result = git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_BLOB, largest_object);
+  return result;
+}
+
+/// Sums a diff's hunks: with no context lines, a hunk's old and new line counts are exactly the lines it
+/// deletes and adds.
+static int gitjournal_add_hunk(const git_diff_delta *delta, const git_diff_hunk *hunk, void *payload) {
+  (void)delta;
+  size_t *counts = payload;
+  counts[0] += (size_t)hunk->new_lines;
+  counts[1] += (size_t)hunk->old_lines;
+  return 0;
+}
+
+/// Lines added and deleted between two blobs by libgit2's xdiff (git's algorithm): hunks only, with no context,
+/// no binary detection (the caller decides that) and no patch kept in memory.
+static inline int gitjournal_count_line_changes(
+    const git_blob *old_blob, const git_blob *new_blob, size_t *insertions, size_t *deletions) {
+  git_diff_options options;
+  int result = git_diff_options_init(&options, GIT_DIFF_OPTIONS_VERSION);
+  if (result != 0) return result;
+  options.context_lines = 0;
+  options.interhunk_lines = 0;
+  options.flags |= GIT_DIFF_FORCE_TEXT;
+  size_t counts[2] = {0, 0};
+  result = git_diff_blobs(old_blob, NULL, new_blob, NULL, &options, NULL, NULL, gitjournal_add_hunk, NULL, counts);
+  *insertions = counts[0];
+  *deletions = counts[1];
+  return result;
+}
+
 #endif

@@ -93,6 +93,9 @@ struct CommitReader {
       }
     }
 
+    // In history order: a commit and its parent share most of their trees and blobs, which the worker that
+    // diffs both then finds in libgit2's cache.
+    toDiff.sort { commits[$0.index].committed > commits[$1.index].committed }
     let computed = try diffStats(of: toDiff.map(\.id))
     for ((index, id), stats) in zip(toDiff, computed) {
       commits[index].record.stats = stats
@@ -103,6 +106,7 @@ struct CommitReader {
   }
 
   /// Line statistics of `ids`, in order: on this thread for a few, spread over `workers` threads for many.
+  /// Workers take runs of neighbouring commits, so each keeps the locality of the order it was given.
   private func diffStats(of ids: [ObjectID]) throws(GitError) -> [DiffStats] {
     let threads = min(workers, ids.count / Self.parallelThreshold + 1)
     guard threads > 1 else {
@@ -110,11 +114,11 @@ struct CommitReader {
     }
     let results = ParallelResults(count: ids.count)
     let path = repository.gitDirectory
-    DispatchQueue.concurrentPerform(iterations: threads) { worker in
+    DispatchQueue.concurrentPerform(iterations: threads) { _ in
       do throws(GitError) {
         let handle = try Repository.open(at: path)
-        for index in stride(from: worker, to: ids.count, by: threads) {
-          results.set(index, try handle.diffStats(of: handle.commit(ids[index])))
+        while let run = results.nextRun(length: Self.parallelThreshold) {
+          for index in run { results.set(index, try handle.diffStats(of: handle.commit(ids[index]))) }
         }
       } catch {
         results.fail(error)
@@ -148,7 +152,19 @@ private final class ParallelResults: @unchecked Sendable {
   private var slots: [DiffStats]
   private var failure: GitError?
 
+  private var next = 0
+
   init(count: Int) { slots = Array(repeating: .zero, count: count) }
+
+  /// The next indexes to compute, nil when all are taken or a worker failed.
+  func nextRun(length: Int) -> Range<Int>? {
+    lock.withLock {
+      guard failure == nil, next < slots.count else { return nil }
+      let run = next..<min(next + length, slots.count)
+      next = run.upperBound
+      return run
+    }
+  }
 
   func set(_ index: Int, _ stats: DiffStats) { lock.withLock { slots[index] = stats } }
 

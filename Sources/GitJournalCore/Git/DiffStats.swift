@@ -1,4 +1,5 @@
 import CLibgit2
+import Foundation
 
 /// Lines and files a commit changed against its first parent, counted the way
 /// `git log --shortstat -M100%` counts them: an exact rename is one file and no lines, a binary file is a
@@ -35,49 +36,46 @@ extension Repository {
     let newTree = try commit.tree()
     let oldTree = try commit.parentID(0).map { parent throws(GitError) in try self.commit(parent).tree() }
     var changes = TreeChanges()
-    try collectChanges(from: oldTree, to: newTree, path: "", into: &changes)
+    try collectChanges(from: oldTree, to: newTree, into: &changes)
     return try changes.stats(in: self)
   }
 
-  private func collectChanges(from old: Tree?, to new: Tree?, path: String, into changes: inout TreeChanges)
-    throws(GitError)
-  {
+  private func collectChanges(from old: Tree?, to new: Tree?, into changes: inout TreeChanges) throws(GitError) {
     let oldEntries = old.map(TreeEntry.entries(of:)) ?? [:]
     let newEntries = new.map(TreeEntry.entries(of:)) ?? [:]
     for (name, newEntry) in newEntries {
-      let childPath = path + name
       guard let oldEntry = oldEntries[name] else {
-        try added(newEntry, path: childPath, into: &changes)
+        try added(newEntry, into: &changes)
         continue
       }
       if oldEntry.id == newEntry.id && oldEntry.mode == newEntry.mode { continue }
       switch (oldEntry.isTree, newEntry.isTree) {
       case (true, true):
-        try collectChanges(from: tree(oldEntry.id), to: tree(newEntry.id), path: childPath + "/", into: &changes)
+        try collectChanges(from: tree(oldEntry.id), to: tree(newEntry.id), into: &changes)
       case (false, false):
-        changes.modified.append((old: oldEntry, new: newEntry, path: childPath))
+        changes.modified.append((old: oldEntry, new: newEntry))
       default:
         // A file became a folder or the other way round: one side deleted, the other added.
-        try deleted(oldEntry, path: childPath, into: &changes)
-        try added(newEntry, path: childPath, into: &changes)
+        try deleted(oldEntry, into: &changes)
+        try added(newEntry, into: &changes)
       }
     }
     for (name, oldEntry) in oldEntries where newEntries[name] == nil {
-      try deleted(oldEntry, path: path + name, into: &changes)
+      try deleted(oldEntry, into: &changes)
     }
   }
 
-  private func added(_ entry: TreeEntry, path: String, into changes: inout TreeChanges) throws(GitError) {
+  private func added(_ entry: TreeEntry, into changes: inout TreeChanges) throws(GitError) {
     if entry.isTree {
-      try collectChanges(from: nil, to: tree(entry.id), path: path + "/", into: &changes)
+      try collectChanges(from: nil, to: tree(entry.id), into: &changes)
     } else {
       changes.added.append(entry)
     }
   }
 
-  private func deleted(_ entry: TreeEntry, path: String, into changes: inout TreeChanges) throws(GitError) {
+  private func deleted(_ entry: TreeEntry, into changes: inout TreeChanges) throws(GitError) {
     if entry.isTree {
-      try collectChanges(from: tree(entry.id), to: nil, path: path + "/", into: &changes)
+      try collectChanges(from: tree(entry.id), to: nil, into: &changes)
     } else {
       changes.deleted.append(entry)
     }
@@ -125,7 +123,7 @@ struct TreeEntry {
 private struct TreeChanges {
   var added: [TreeEntry] = []
   var deleted: [TreeEntry] = []
-  var modified: [(old: TreeEntry, new: TreeEntry, path: String)] = []
+  var modified: [(old: TreeEntry, new: TreeEntry)] = []
 
   func stats(in repository: Repository) throws(GitError) -> DiffStats {
     var stats = DiffStats()
@@ -150,7 +148,7 @@ private struct TreeChanges {
       stats += DiffStats(filesChanged: 1, deletions: try Self.lineCount(of: entry, in: repository))
     }
     for change in modified {
-      stats += try Self.lineChanges(from: change.old, to: change.new, path: change.path, in: repository)
+      stats += try Self.lineChanges(from: change.old, to: change.new, in: repository)
     }
     return stats
   }
@@ -160,17 +158,16 @@ private struct TreeChanges {
   static func lineCount(of entry: TreeEntry, in repository: Repository) throws(GitError) -> Int {
     if entry.isSubmodule { return 1 }
     let blob = try repository.blob(entry.id)
-    let size = Int(git_blob_rawsize(blob.pointer))
-    guard size > 0, let content = git_blob_rawcontent(blob.pointer) else { return 0 }
-    let bytes = UnsafeRawBufferPointer(start: content, count: size)
-    if bytes.prefix(8000).contains(0) { return 0 }
+    let bytes = blob.content
+    let size = bytes.count
+    guard size > 0, !isBinary(bytes) else { return 0 }
     var lines = 0
     for byte in bytes where byte == 10 { lines += 1 }
     return bytes[size - 1] == 10 ? lines : lines + 1
   }
 
   /// Insertions and deletions between two versions of a file, from libgit2's xdiff (git's own algorithm).
-  static func lineChanges(from old: TreeEntry, to new: TreeEntry, path: String, in repository: Repository)
+  static func lineChanges(from old: TreeEntry, to new: TreeEntry, in repository: Repository)
     throws(GitError) -> DiffStats
   {
     if old.isSubmodule || new.isSubmodule {
@@ -181,14 +178,18 @@ private struct TreeChanges {
     if old.id == new.id { return DiffStats(filesChanged: 1) }
     let oldBlob = try repository.blob(old.id)
     let newBlob = try repository.blob(new.id)
-    var patch: OpaquePointer?
-    try check(git_patch_from_blobs(&patch, oldBlob.pointer, path, newBlob.pointer, path, nil), "git_patch_from_blobs")
-    defer { git_patch_free(patch) }
-    var context = 0
-    var additions = 0
+    if isBinary(oldBlob.content) || isBinary(newBlob.content) { return DiffStats(filesChanged: 1) }
+    var insertions = 0
     var deletions = 0
-    try check(git_patch_line_stats(&context, &additions, &deletions, patch), "git_patch_line_stats")
-    return DiffStats(filesChanged: 1, insertions: additions, deletions: deletions)
+    try check(
+      gitjournal_count_line_changes(oldBlob.pointer, newBlob.pointer, &insertions, &deletions), "git_diff_blobs")
+    return DiffStats(filesChanged: 1, insertions: insertions, deletions: deletions)
+  }
+
+  /// git's test: a NUL byte in the first 8000 bytes.
+  static func isBinary(_ text: UnsafeRawBufferPointer) -> Bool {
+    guard let start = text.baseAddress else { return false }
+    return memchr(start, 0, min(text.count, 8000)) != nil
   }
 }
 
@@ -199,4 +200,9 @@ final class Blob {
   init(pointer: OpaquePointer) { self.pointer = pointer }
 
   deinit { git_blob_free(pointer) }
+
+  /// The blob's bytes, valid while the blob lives.
+  var content: UnsafeRawBufferPointer {
+    UnsafeRawBufferPointer(start: git_blob_rawcontent(pointer), count: Int(git_blob_rawsize(pointer)))
+  }
 }
