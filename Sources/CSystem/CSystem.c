@@ -5,6 +5,9 @@
 #include <spawn.h>
 #include <sys/types.h>
 #include <unistd.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 int gitjournal_spawn_detached(const char *path, char *const argv[], char *const envp[]) {
   posix_spawnattr_t attributes;
@@ -41,5 +44,13 @@ int gitjournal_sync_file_system(int descriptor) {
   (void)descriptor;
   sync();
   return 0;
+#endif
+}
+
+void gitjournal_return_large_allocations(int bytes) {
+#ifdef __GLIBC__
+  mallopt(M_MMAP_THRESHOLD, bytes);
+#else
+  (void)bytes;
 #endif
 }

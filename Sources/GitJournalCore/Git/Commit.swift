@@ -59,12 +59,7 @@ final class Commit {
     return lines.joined(separator: " ")
   }
 
-  /// The tree, owned by the caller.
-  func tree() throws(GitError) -> Tree {
-    var handle: OpaquePointer?
-    try check(git_commit_tree(&handle, pointer), "git_commit_tree")
-    return Tree(pointer: handle!)
-  }
+  var treeID: ObjectID { ObjectID(git_commit_tree_id(pointer).pointee) }
 }
 
 /// A tree handle.

@@ -117,6 +117,7 @@ struct CommitReader {
     DispatchQueue.concurrentPerform(iterations: threads) { _ in
       do throws(GitError) {
         let handle = try Repository.open(at: path)
+        handle.recentObjects = RecentObjects()
         while let run = results.nextRun(length: Self.parallelThreshold) {
           for index in run { results.set(index, try handle.diffStats(of: handle.commit(ids[index]))) }
         }

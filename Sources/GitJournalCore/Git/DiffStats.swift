@@ -33,8 +33,9 @@ extension Repository {
   /// descends only into subtrees whose ids differ, and asks libgit2 (git's xdiff) only for the line counts of
   /// the files that changed.
   func diffStats(of commit: Commit) throws(GitError) -> DiffStats {
-    let newTree = try commit.tree()
-    let oldTree = try commit.parentID(0).map { parent throws(GitError) in try self.commit(parent).tree() }
+    recentObjects?.startDiff()
+    let newTree = try tree(commit.treeID)
+    let oldTree = try commit.parentID(0).map { parent throws(GitError) in try tree(self.commit(parent).treeID) }
     var changes = TreeChanges()
     try collectChanges(from: oldTree, to: newTree, into: &changes)
     return try changes.stats(in: self)
@@ -82,17 +83,25 @@ extension Repository {
   }
 
   func tree(_ id: ObjectID) throws(GitError) -> Tree {
-    var handle: OpaquePointer?
-    var raw = id.raw
-    try check(git_tree_lookup(&handle, pointer, &raw), "git_tree_lookup")
-    return Tree(pointer: handle!)
+    let load = { () throws(GitError) -> Tree in
+      var handle: OpaquePointer?
+      var raw = id.raw
+      try check(git_tree_lookup(&handle, self.pointer, &raw), "git_tree_lookup")
+      return Tree(pointer: handle!)
+    }
+    guard let recentObjects else { return try load() }
+    return try recentObjects.object(id, size: { 64 * git_tree_entrycount($0.pointer) }, load: load)
   }
 
   func blob(_ id: ObjectID) throws(GitError) -> Blob {
-    var handle: OpaquePointer?
-    var raw = id.raw
-    try check(git_blob_lookup(&handle, pointer, &raw), "git_blob_lookup")
-    return Blob(pointer: handle!)
+    let load = { () throws(GitError) -> Blob in
+      var handle: OpaquePointer?
+      var raw = id.raw
+      try check(git_blob_lookup(&handle, self.pointer, &raw), "git_blob_lookup")
+      return Blob(pointer: handle!)
+    }
+    guard let recentObjects else { return try load() }
+    return try recentObjects.object(id, size: { $0.content.count }, load: load)
   }
 }
 

@@ -1,4 +1,5 @@
 import CLibgit2
+import CSystem
 
 /// Process-wide libgit2 set-up. `git_libgit2_init` must precede every other call; it is reference counted,
 /// so gitjournal calls it once and never shuts libgit2 down.
@@ -9,10 +10,10 @@ enum LibGit2 {
     // of a stats pass and protects nothing a journal needs.
     _ = gitjournal_disable_strict_hash_verification()
     // A full-history rebuild touches every object once: a big cache buys little and costs memory.
-    _ = gitjournal_limit_memory(16 << 20, 32 << 20)
-    // A commit's diff reads the trees and blobs its parent's diff just read: keeping them saves inflating them
-    // twice, which is most of what a rebuild spends outside xdiff.
-    _ = gitjournal_cache_trees_and_blobs(256 << 10)
+    // (Trees and blobs that a rebuild reads twice are kept by `RecentObjects`, not by this cache.)
+    _ = gitjournal_limit_memory(2 << 20, 8 << 20, 44 << 20)
+    // Blobs of a few megabytes come and go during a rebuild: their memory goes back as soon as they are freed.
+    gitjournal_return_large_allocations(256 << 10)
     return true
   }()
 

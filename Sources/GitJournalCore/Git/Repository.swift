@@ -4,6 +4,8 @@ import Foundation
 /// An open libgit2 repository. Not thread-safe: use one per task and copy what you need into value types.
 final class Repository {
   let pointer: OpaquePointer
+  /// Set by a worker that diffs many commits in a row (see `RecentObjects`).
+  var recentObjects: RecentObjects?
 
   private init(pointer: OpaquePointer) {
     self.pointer = pointer
