@@ -62,6 +62,7 @@ struct CommitReader {
       repository: repository, tips: tips, stopBefore: stopBefore, tipTimes: tipTimes, covered: covered)
     tipTimes.save(keeping: tips)
     while let commit = try walk.next() {
+      folded.trees[commit.id] = (commit.treeID, commit.parentID(0))
       let isMerge = commit.parentCount > 1
       if isMerge && !includeMerges { continue }
       let author = commit.author(mailmap: mailmap)
@@ -94,9 +95,9 @@ struct CommitReader {
     }
 
     // In history order: a commit and its parent share most of their trees and blobs, which the worker that
-    // diffs both then finds in libgit2's cache.
+    // diffs both then still holds (see `RecentObjects`).
     toDiff.sort { commits[$0.index].committed > commits[$1.index].committed }
-    let computed = try diffStats(of: toDiff.map(\.id))
+    let computed = try diffStats(of: toDiff.map { folded.diffTarget(of: $0.id) })
     for ((index, id), stats) in zip(toDiff, computed) {
       commits[index].record.stats = stats
       statsCache.store(stats, for: id, authoredAt: commits[index].record.authoredAt)
@@ -105,21 +106,21 @@ struct CommitReader {
     return commits
   }
 
-  /// Line statistics of `ids`, in order: on this thread for a few, spread over `workers` threads for many.
+  /// Line statistics of `targets`, in order: on this thread for a few, spread over `workers` threads for many.
   /// Workers take runs of neighbouring commits, so each keeps the locality of the order it was given.
-  private func diffStats(of ids: [ObjectID]) throws(GitError) -> [DiffStats] {
-    let threads = min(workers, ids.count / Self.parallelThreshold + 1)
+  private func diffStats(of targets: [DiffTarget]) throws(GitError) -> [DiffStats] {
+    let threads = min(workers, targets.count / Self.parallelThreshold + 1)
     guard threads > 1 else {
-      return try ids.map { id throws(GitError) in try repository.diffStats(of: repository.commit(id)) }
+      return try targets.map { target throws(GitError) in try repository.diffStats(of: target) }
     }
-    let results = ParallelResults(count: ids.count)
+    let results = ParallelResults(count: targets.count)
     let path = repository.gitDirectory
     DispatchQueue.concurrentPerform(iterations: threads) { _ in
       do throws(GitError) {
         let handle = try Repository.open(at: path)
         handle.recentObjects = RecentObjects()
         while let run = results.nextRun(length: Self.parallelThreshold) {
-          for index in run { results.set(index, try handle.diffStats(of: handle.commit(ids[index]))) }
+          for index in run { results.set(index, try handle.diffStats(of: targets[index])) }
         }
       } catch {
         results.fail(error)
@@ -134,6 +135,16 @@ struct CommitReader {
 struct FoldedCommits {
   /// `isNew`: met by this walk rather than taken from the window cache, so its statistics are still to be read.
   private(set) var kept: [CommitRecord.CopyKey: (commit: WindowCache.Commit, isNew: Bool)] = [:]
+  /// The tree and first parent of every commit the walk read, so that diffs need not read the commits again.
+  var trees: [ObjectID: (tree: ObjectID, firstParent: ObjectID?)] = [:]
+
+  /// What to diff for `id`: both trees when the walk saw the commit and its parent, else the commit alone.
+  func diffTarget(of id: ObjectID) -> DiffTarget {
+    guard let (tree, parent) = trees[id] else { return .commit(id) }
+    guard let parent else { return .trees(new: tree, old: nil) }
+    guard let parentTree = trees[parent]?.tree else { return .commit(id) }
+    return .trees(new: tree, old: parentTree)
+  }
 
   mutating func add(_ commit: WindowCache.Commit, isNew: Bool) {
     let key = commit.record.copyKey

@@ -26,16 +26,35 @@ public struct DiffStats: Hashable, Sendable {
   static func += (lhs: inout DiffStats, rhs: DiffStats) { lhs = lhs + rhs }
 }
 
+/// A commit to diff against its first parent: by its trees when they are known, else by reading the commit.
+enum DiffTarget {
+  case commit(ObjectID)
+  /// `old` nil: a root commit, diffed against the empty tree.
+  case trees(new: ObjectID, old: ObjectID?)
+}
+
 extension Repository {
+  func diffStats(of target: DiffTarget) throws(GitError) -> DiffStats {
+    switch target {
+    case .commit(let id): return try diffStats(of: commit(id))
+    case .trees(let new, let old): return try diffStats(newTree: new, oldTree: old)
+    }
+  }
+
   /// Diffs `commit` against its first parent (or the empty tree for a root commit).
   ///
   /// libgit2's `git_diff_tree_to_tree` expands every subtree of both trees; like git's own tree diff, this
   /// descends only into subtrees whose ids differ, and asks libgit2 (git's xdiff) only for the line counts of
   /// the files that changed.
   func diffStats(of commit: Commit) throws(GitError) -> DiffStats {
+    let oldTree = try commit.parentID(0).map { parent throws(GitError) in try self.commit(parent).treeID }
+    return try diffStats(newTree: commit.treeID, oldTree: oldTree)
+  }
+
+  func diffStats(newTree newID: ObjectID, oldTree oldID: ObjectID?) throws(GitError) -> DiffStats {
     recentObjects?.startDiff()
-    let newTree = try tree(commit.treeID)
-    let oldTree = try commit.parentID(0).map { parent throws(GitError) in try tree(self.commit(parent).treeID) }
+    let newTree = try tree(newID)
+    let oldTree = try oldID.map { id throws(GitError) in try tree(id) }
     var changes = TreeChanges()
     try collectChanges(from: oldTree, to: newTree, into: &changes)
     return try changes.stats(in: self)

@@ -11,9 +11,9 @@ enum LibGit2 {
     _ = gitjournal_disable_strict_hash_verification()
     // A full-history rebuild touches every object once: a big cache buys little and costs memory.
     // (Trees and blobs that a rebuild reads twice are kept by `RecentObjects`, not by this cache.)
-    _ = gitjournal_limit_memory(2 << 20, 8 << 20, 44 << 20)
+    _ = gitjournal_limit_memory(2 << 20, 8 << 20, 36 << 20)
     // Blobs of a few megabytes come and go during a rebuild: their memory goes back as soon as they are freed.
-    gitjournal_return_large_allocations(256 << 10)
+    gitjournal_return_large_allocations(2 << 20)
     return true
   }()
 
