@@ -50,9 +50,9 @@ int gitjournal_sync_file_system(int descriptor) {
 void gitjournal_return_large_allocations(int bytes) {
 #ifdef __GLIBC__
   mallopt(M_MMAP_THRESHOLD, bytes);
-  // Setting one threshold stops glibc adjusting the other: keep freed memory at the top of the heap up to twice
-  // that size, as its own adjustment would, instead of returning and faulting it in again on every blob.
-  mallopt(M_TRIM_THRESHOLD, 2 * bytes);
+  // Setting one threshold stops glibc adjusting the other: up to that much freed memory stays at the top of
+  // the heap for the next blob, instead of being returned and faulted in again each time.
+  mallopt(M_TRIM_THRESHOLD, bytes);
 #else
   (void)bytes;
 #endif

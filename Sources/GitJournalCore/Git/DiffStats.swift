@@ -60,28 +60,40 @@ extension Repository {
     return try changes.stats(in: self)
   }
 
+  /// Walks both trees' entries side by side: both are sorted the way git sorts trees, so one pass pairs the
+  /// entries of the same name (a file and a folder of the same name sort apart and count as deleted and
+  /// added), without copying any name out of libgit2.
   private func collectChanges(from old: Tree?, to new: Tree?, into changes: inout TreeChanges) throws(GitError) {
-    let oldEntries = old.map(TreeEntry.entries(of:)) ?? [:]
-    let newEntries = new.map(TreeEntry.entries(of:)) ?? [:]
-    for (name, newEntry) in newEntries {
-      guard let oldEntry = oldEntries[name] else {
-        try added(newEntry, into: &changes)
-        continue
+    let oldCount = old.map { git_tree_entrycount($0.pointer) } ?? 0
+    let newCount = new.map { git_tree_entrycount($0.pointer) } ?? 0
+    var oldIndex = 0
+    var newIndex = 0
+    while oldIndex < oldCount || newIndex < newCount {
+      let oldEntry = oldIndex < oldCount ? git_tree_entry_byindex(old!.pointer, oldIndex) : nil
+      let newEntry = newIndex < newCount ? git_tree_entry_byindex(new!.pointer, newIndex) : nil
+      let order: Int32
+      if let oldEntry, let newEntry {
+        order = git_tree_entry_cmp(oldEntry, newEntry)
+      } else {
+        order = oldEntry == nil ? 1 : -1
       }
-      if oldEntry.id == newEntry.id && oldEntry.mode == newEntry.mode { continue }
-      switch (oldEntry.isTree, newEntry.isTree) {
-      case (true, true):
-        try collectChanges(from: tree(oldEntry.id), to: tree(newEntry.id), into: &changes)
-      case (false, false):
-        changes.modified.append((old: oldEntry, new: newEntry))
-      default:
-        // A file became a folder or the other way round: one side deleted, the other added.
-        try deleted(oldEntry, into: &changes)
-        try added(newEntry, into: &changes)
+      if order < 0 {
+        try deleted(TreeEntry(oldEntry!), into: &changes)
+        oldIndex += 1
+      } else if order > 0 {
+        try added(TreeEntry(newEntry!), into: &changes)
+        newIndex += 1
+      } else {
+        let (before, after) = (TreeEntry(oldEntry!), TreeEntry(newEntry!))
+        oldIndex += 1
+        newIndex += 1
+        if before.id == after.id && before.mode == after.mode { continue }
+        if before.isTree && after.isTree {
+          try collectChanges(from: tree(before.id), to: tree(after.id), into: &changes)
+        } else {
+          changes.modified.append((old: before, new: after))
+        }
       }
-    }
-    for (name, oldEntry) in oldEntries where newEntries[name] == nil {
-      try deleted(oldEntry, into: &changes)
     }
   }
 
@@ -133,17 +145,9 @@ struct TreeEntry {
   /// A submodule: git shows its change as one line `Subproject commit <id>`.
   var isSubmodule: Bool { mode == GIT_FILEMODE_COMMIT.rawValue }
 
-  static func entries(of tree: Tree) -> [String: TreeEntry] {
-    let count = git_tree_entrycount(tree.pointer)
-    var entries: [String: TreeEntry] = [:]
-    entries.reserveCapacity(count)
-    for index in 0..<count {
-      guard let entry = git_tree_entry_byindex(tree.pointer, index) else { continue }
-      let name = String(cString: git_tree_entry_name(entry))
-      entries[name] = TreeEntry(
-        id: ObjectID(git_tree_entry_id(entry).pointee), mode: git_tree_entry_filemode(entry).rawValue)
-    }
-    return entries
+  init(_ entry: OpaquePointer) {
+    id = ObjectID(git_tree_entry_id(entry).pointee)
+    mode = git_tree_entry_filemode(entry).rawValue
   }
 }
 
