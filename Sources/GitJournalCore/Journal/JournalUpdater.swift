@@ -22,7 +22,9 @@ public struct JournalUpdater: Sendable {
       let cache = SentenceCache(cacheDirectory: environment.cacheDirectory, settings: configuration.narrative)
       let calendar = configuration.calendar
       cachedSentence = { facts in
-        facts.isEmpty ? nil : cache.sentence(signature: facts.signature(calendar: calendar))
+        // A signature costs more than writing the page: none is computed while there is no sentence at all.
+        guard !facts.isEmpty, cache.hasSentences else { return nil }
+        return cache.sentence(signature: facts.signature(calendar: calendar))
       }
     }
   }

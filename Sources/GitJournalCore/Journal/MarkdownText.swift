@@ -2,6 +2,12 @@
 /// neither end the line, open a comment that looks like a marker, inject HTML, nor open a code span.
 enum MarkdownText {
   static func inline(_ text: String) -> String {
+    // Most subjects are printable ASCII with nothing to escape: they are returned as they are.
+    let needsNoEscaping = text.utf8.allSatisfy { byte in
+      byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "&") && byte != UInt8(ascii: "<")
+        && byte != UInt8(ascii: ">") && byte != UInt8(ascii: "`") && byte != UInt8(ascii: "\\")
+    }
+    if needsNoEscaping { return text }
     var result = ""
     result.reserveCapacity(text.utf8.count)
     for scalar in text.unicodeScalars {
@@ -13,7 +19,9 @@ enum MarkdownText {
       case "\\": result += "\\\\"
       case "\t": result += " "
       default:
-        if scalar.properties.generalCategory == .control || scalar == "\u{2028}" || scalar == "\u{2029}" {
+        let isControl =
+          scalar.isASCII ? scalar.value < 0x20 || scalar.value == 0x7F : scalar.properties.generalCategory == .control
+        if isControl || scalar == "\u{2028}" || scalar == "\u{2029}" {
           result += "\u{FFFD}"
         } else {
           result.unicodeScalars.append(scalar)

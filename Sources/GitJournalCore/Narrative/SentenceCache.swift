@@ -18,6 +18,9 @@ struct SentenceCache: Sendable {
     ContentHash.hex(of: "\(signature)\n\(engine.rawValue)\n\(model)\nprompt-v\(Prompt.version)\n")
   }
 
+  /// False until the first sentence is stored: until then no lookup needs a signature.
+  var hasSentences: Bool { access(folder, F_OK) == 0 }
+
   func sentence(signature: String) -> String? {
     guard let text = try? AtomicFile.read(folder + "/" + key(signature: signature) + ".txt") else { return nil }
     let sentence = text.trimmingCharacters(in: .whitespacesAndNewlines)
