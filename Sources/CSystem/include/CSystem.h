@@ -11,8 +11,9 @@ int gitjournal_spawn_detached(const char *path, char *const argv[], char *const 
 int gitjournal_sync_file_system(int descriptor);
 
 /// Has glibc's malloc give every allocation of at least `bytes` its own mapping, returned to the system when
-/// freed. (Its default threshold rises after the first large free, after which big blobs stay in the heap
-/// and the process keeps their memory.) Does nothing on other C libraries.
+/// freed, and keep at most four times that much free at the top of a heap. (Its default thresholds rise after
+/// the first large free, after which big blobs stay in the heap and the process keeps their memory.) Does
+/// nothing on other C libraries.
 void gitjournal_return_large_allocations(int bytes);
 
 #endif

@@ -11,9 +11,9 @@ enum LibGit2 {
     _ = gitjournal_disable_strict_hash_verification()
     // A full-history rebuild touches every object about once: a big cache buys little and costs memory (the
     // trees and blobs it reads twice are kept by `RecentObjects`). Pack files are mapped in 8 MiB windows, at
-    // most 24 MiB at a time, instead of whole: measured on libgit2's own history (bench/rebuild.sh), this
+    // most 16 MiB at a time, instead of whole: measured on libgit2's own history (bench/rebuild.sh), this
     // keeps a full rebuild under 100 MB with no loss of speed.
-    _ = gitjournal_limit_memory(2 << 20, 8 << 20, 24 << 20)
+    _ = gitjournal_limit_memory(2 << 20, 8 << 20, 16 << 20)
     // Blobs of a few megabytes come and go during a rebuild: bigger allocations go back as soon as they are freed.
     gitjournal_return_large_allocations(2 << 20)
     return true
