@@ -35,14 +35,20 @@ final class Repository {
 
   /// The working tree (or, for a bare repository, the git dir) of the repository that contains `path`.
   static func discover(from path: String) -> String? {
+    containing(path)?.root
+  }
+
+  /// The repository that contains `path`, opened once.
+  static func containing(_ path: String) -> Repository? {
     LibGit2.ensureInitialized()
     var buffer = git_buf()
     defer { git_buf_dispose(&buffer) }
     guard git_repository_discover(&buffer, path, 0, nil) == 0, let found = buffer.ptr else { return nil }
-    let gitDir = String(cString: found)
-    guard let repository = try? Repository.open(at: gitDir) else { return nil }
-    return repository.workingDirectory ?? repository.gitDirectory
+    return try? Repository.open(at: String(cString: found))
   }
+
+  /// The working tree, or the git dir of a bare repository: how the config names a repository.
+  var root: String { workingDirectory ?? gitDirectory }
 
   var isBare: Bool { git_repository_is_bare(pointer) == 1 }
   /// True when there are no commits yet. libgit2's `git_repository_is_empty` says so only when HEAD names the

@@ -56,9 +56,8 @@ struct HookRunner {
   /// a rebase is still running (its post-rewrite refreshes once at the end), or an amend's post-rewrite
   /// (its post-commit already did).
   func affectedDays(_ hook: GitHook, arguments: [String], configuration: Configuration) throws -> [Day]? {
-    guard let root = Repository.discover(from: environment.currentDirectory) else { return nil }
-    let repository = try Repository.open(at: root)
-    guard Self.isConfigured(repository, root: root, in: configuration) else { return nil }
+    guard let repository = Repository.containing(environment.currentDirectory) else { return nil }
+    guard Self.isConfigured(repository, root: repository.root, in: configuration) else { return nil }
     guard let head = repository.headCommitID() else { return nil }
     let calendar = configuration.calendar
     let headDay = calendar.day(containing: try repository.commit(head).author(mailmap: nil).time)

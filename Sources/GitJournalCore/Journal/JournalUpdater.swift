@@ -45,9 +45,7 @@ public struct JournalUpdater: Sendable {
   /// holding the journal lock, so two processes never write facts older than what the other saw.
   public func refresh(days: [Day]) async throws -> Report {
     try await store.withLock {
-      let collected = await FactsCollector(
-        configuration: configuration, allAuthors: false, cacheDirectory: cacheDirectory, reusesWindows: true
-      ).collect(days: days)
+      let collected = await collect(days: days, allAuthors: false, reusesWindows: true)
       return Report(written: try writeAll(collected.days, holdingLock: true), skipped: collected.skipped)
     }
   }
@@ -73,9 +71,12 @@ public struct JournalUpdater: Sendable {
     return Report(written: written, skipped: collected.skipped)
   }
 
-  public func collect(days: [Day], allAuthors: Bool) async -> FactsCollector.Result {
-    await FactsCollector(configuration: configuration, allAuthors: allAuthors, cacheDirectory: cacheDirectory)
-      .collect(days: days)
+  /// `reusesWindows`: see `FactsCollector.reusesWindows` (the hook and `narrate`, not `rebuild`).
+  public func collect(days: [Day], allAuthors: Bool, reusesWindows: Bool = false) async -> FactsCollector.Result {
+    await FactsCollector(
+      configuration: configuration, allAuthors: allAuthors, cacheDirectory: cacheDirectory,
+      reusesWindows: reusesWindows
+    ).collect(days: days)
   }
 
   /// Writes one day's facts, with the cached sentence when there is one.
