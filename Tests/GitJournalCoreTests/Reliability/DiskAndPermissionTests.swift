@@ -61,6 +61,17 @@ extension Reliability {
       FileManager.default.contents(atPath: world.hookLogPath).map { String(decoding: $0, as: UTF8.self) } ?? ""
     }
 
+    /// Expects every one of `subjects` listed once in `journal` and the notes intact, and records the case:
+    /// passed when that holds and the file was `unchanged` while the fault lasted.
+    func expectNothingLost(_ name: String, journal: String, subjects: [String], unchanged: Bool) {
+      let kept = subjects.filter { HookWorld.count(" \($0) (", in: journal) == 1 }.count
+      #expect(kept == subjects.count, "\(journal)")
+      let notes = Self.notesAreIntact(journal)
+      #expect(notes, "\(journal)")
+      let passed = unchanged && kept == subjects.count && notes
+      ReliabilityTable.record(name, tried: 1, passed: passed ? 1 : 0, dataLost: passed ? 0 : 1)
+    }
+
     func temporaryFiles(in folder: String) -> [String] {
       ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter {
         $0.contains(AtomicFile.temporaryMarker)
@@ -94,18 +105,11 @@ extension Reliability {
       let after = try commit("After the folder is writable again", in: repository)
       #expect(after.status == 0 && after.standardError.isEmpty, "\(after.hookTestSummary)")
       let journal = try #require(world.journal(day))
-      var kept = 0
-      for subject in [
-        "Before anything went wrong", "While the journal folder is read-only", "After the folder is writable again",
-      ] {
-        if HookWorld.count(" \(subject) (", in: journal) == 1 { kept += 1 }
-      }
-      #expect(kept == 3, "\(journal)")
-      let notes = Self.notesAreIntact(journal)
-      #expect(notes, "\(journal)")
-      ReliabilityTable.record(
-        "disk: journal folder not writable", tried: 1, passed: unchanged && kept == 3 && notes ? 1 : 0,
-        dataLost: unchanged && kept == 3 && notes ? 0 : 1)
+      expectNothingLost(
+        "disk: journal folder not writable", journal: journal,
+        subjects: [
+          "Before anything went wrong", "While the journal folder is read-only", "After the folder is writable again",
+        ], unchanged: unchanged)
     }
 
     @Test(.enabled(if: TmpfsMount.availability.isAvailable, Comment(rawValue: TmpfsMount.availability.reason)))
@@ -139,16 +143,10 @@ extension Reliability {
       let after = try commit("After space was freed", in: repository)
       #expect(after.status == 0 && after.standardError.isEmpty, "\(after.hookTestSummary)")
       let journal = try String(contentsOfFile: file, encoding: .utf8)
-      var kept = 0
-      for subject in ["Before the disk filled up", "While the disk is full", "After space was freed"] {
-        if HookWorld.count(" \(subject) (", in: journal) == 1 { kept += 1 }
-      }
-      #expect(kept == 3, "\(journal)")
-      let notes = Self.notesAreIntact(journal)
-      #expect(notes, "\(journal)")
-      ReliabilityTable.record(
-        "disk: full disk (64 KiB tmpfs)", tried: 1, passed: unchanged && kept == 3 && notes ? 1 : 0,
-        dataLost: unchanged && kept == 3 && notes ? 0 : 1)
+      expectNothingLost(
+        "disk: full disk (64 KiB tmpfs)", journal: journal,
+        subjects: ["Before the disk filled up", "While the disk is full", "After space was freed"],
+        unchanged: unchanged)
     }
 
     /// No config folder at all: gitjournal journals the repository it runs in. A config folder deleted after
