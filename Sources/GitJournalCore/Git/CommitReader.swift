@@ -22,17 +22,14 @@ struct CommitReader {
   /// moved forward (a commit, a merge, a fetch) are walked only down to the old tips.
   func commits(authoredFrom start: Int64?, to end: Int64?) throws(GitError) -> [CommitRecord] {
     let tips = try repository.tipIDs()
-    guard let start, let end, end - start <= WindowCache.longestSpan, windowCache.isEnabled else {
-      var folded = FoldedCommits()
-      try walk(from: tips, covered: [], authoredFrom: start, to: end, into: &folded)
-      return try withStats(folded).map(\.record)
+    var key: WindowCache.Key?
+    if let start, let end, end - start <= WindowCache.longestSpan, windowCache.isEnabled {
+      key = WindowCache.Key(
+        start: start, end: end, authors: authors, includeMerges: includeMerges, mailmap: repository.mailmapSources())
     }
-
-    let key = WindowCache.Key(
-      start: start, end: end, authors: authors, includeMerges: includeMerges, mailmap: repository.mailmapSources())
     var folded = FoldedCommits()
     var isComplete = false
-    if let cached = windowCache.window(for: key) {
+    if let key, let cached = windowCache.window(for: key) {
       if Set(cached.tips) == Set(tips) { return cached.commits.map(\.record) }
       for commit in cached.commits { folded.add(commit, isNew: false) }
       isComplete = try walk(from: tips, covered: Set(cached.tips), authoredFrom: start, to: end, into: &folded)
@@ -42,7 +39,7 @@ struct CommitReader {
       try walk(from: tips, covered: [], authoredFrom: start, to: end, into: &folded)
     }
     let commits = try withStats(folded)
-    windowCache.store(WindowCache.Window(tips: tips, commits: commits), for: key)
+    if let key { windowCache.store(WindowCache.Window(tips: tips, commits: commits), for: key) }
     return commits.map(\.record)
   }
 
