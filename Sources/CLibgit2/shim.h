@@ -31,6 +31,10 @@ static int gitjournal_add_hunk(const git_diff_delta *delta, const git_diff_hunk 
 
 /// Lines added and deleted between two blobs by libgit2's xdiff (git's algorithm): hunks only, with no context,
 /// no binary detection (the caller decides that) and no patch kept in memory.
+///
+/// The paths are empty on purpose: with no path libgit2 names both sides "file" and looks up its `diff`
+/// attribute, a stat of `info/attributes` and `/etc/gitattributes` for every call; an empty path skips the
+/// lookup (a path-less blob has no attributes, and FORCE_TEXT already settles text against binary).
 static inline int gitjournal_count_line_changes(
     const git_blob *old_blob, const git_blob *new_blob, size_t *insertions, size_t *deletions) {
   git_diff_options options;
@@ -40,7 +44,7 @@ static inline int gitjournal_count_line_changes(
   options.interhunk_lines = 0;
   options.flags |= GIT_DIFF_FORCE_TEXT;
   size_t counts[2] = {0, 0};
-  result = git_diff_blobs(old_blob, NULL, new_blob, NULL, &options, NULL, NULL, gitjournal_add_hunk, NULL, counts);
+  result = git_diff_blobs(old_blob, "", new_blob, "", &options, NULL, NULL, gitjournal_add_hunk, NULL, counts);
   *insertions = counts[0];
   *deletions = counts[1];
   return result;

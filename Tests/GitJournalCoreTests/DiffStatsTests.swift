@@ -71,6 +71,18 @@ import Testing
       try repository.git("mv", "b2.txt", "twin-a.txt")
       try repository.git("mv", "tmp.txt", "b2.txt")
     }
+    let oneLine = (0..<4000).map { "{\"n\":\($0)}" }.joined(separator: ",")
+    try commit("One-line file") { try repository.write(oneLine, to: "api.json") }
+    try commit("One-line file edited") {
+      try repository.write(oneLine.replacingOccurrences(of: "\"n\":2000}", with: "\"n\":-1}"), to: "api.json")
+    }
+    try commit("One line gains its newline") { try repository.write(oneLine + "\n", to: "api.json") }
+    try commit("One line loses its newline") { try repository.write(oneLine, to: "api.json") }
+    try commit("One line split in two") {
+      try repository.write(oneLine.replacingOccurrences(of: ",{\"n\":2000}", with: "\n{\"n\":2000}"), to: "api.json")
+    }
+    try commit("Empty file gets lines") { try repository.write("a\nb\nc", to: "still-empty.txt") }
+    try commit("File emptied") { try repository.write("", to: "twin-c.txt") }
 
     let logged = try repository.log()
     #expect(logged.count == minute)

@@ -190,12 +190,21 @@ private struct TreeChanges {
   static func lineCount(of entry: TreeEntry, in repository: Repository) throws(GitError) -> Int {
     if entry.isSubmodule { return 1 }
     let blob = try repository.blob(entry.id)
-    let bytes = blob.content
-    let size = bytes.count
-    guard size > 0, !isBinary(bytes) else { return 0 }
+    return isBinary(blob.content) ? 0 : lineCount(of: blob.content)
+  }
+
+  /// Lines of a text, the last one counted whether or not it ends with a newline.
+  static func lineCount(of text: UnsafeRawBufferPointer) -> Int {
+    guard let last = text.last else { return 0 }
     var lines = 0
-    for byte in bytes where byte == 10 { lines += 1 }
-    return bytes[size - 1] == 10 ? lines : lines + 1
+    for byte in text where byte == 10 { lines += 1 }
+    return last == 10 ? lines : lines + 1
+  }
+
+  /// One line: no newline before the last byte.
+  static func isSingleLine(_ text: UnsafeRawBufferPointer) -> Bool {
+    guard let start = text.baseAddress, !text.isEmpty else { return false }
+    return memchr(start, 10, text.count - 1) == nil
   }
 
   /// Insertions and deletions between two versions of a file, from libgit2's xdiff (git's own algorithm).
@@ -210,7 +219,15 @@ private struct TreeChanges {
     if old.id == new.id { return DiffStats(filesChanged: 1) }
     let oldBlob = try repository.blob(old.id)
     let newBlob = try repository.blob(new.id)
-    if isBinary(oldBlob.content) || isBinary(newBlob.content) { return DiffStats(filesChanged: 1) }
+    let (before, after) = (oldBlob.content, newBlob.content)
+    if isBinary(before) || isBinary(after) { return DiffStats(filesChanged: 1) }
+    // Shortcuts that give xdiff's own answer without running it. The blobs differ (their ids do), so a file of
+    // one line on both sides had that line replaced: a minified or generated one-line file of a megabyte would
+    // otherwise be hashed, then scanned again byte by byte as it is handed back as a changed line.
+    if before.isEmpty || after.isEmpty {
+      return DiffStats(filesChanged: 1, insertions: lineCount(of: after), deletions: lineCount(of: before))
+    }
+    if isSingleLine(before) && isSingleLine(after) { return DiffStats(filesChanged: 1, insertions: 1, deletions: 1) }
     var insertions = 0
     var deletions = 0
     try check(
