@@ -77,6 +77,31 @@ import Testing
     #expect(try await sandbox.report("2026-03-10").allCommits.map(\.subject) == [expected])
   }
 
+  /// Only the first paragraph is decoded, so a body with bytes that are not UTF-8 leaves a UTF-8 subject as it
+  /// is, and a blank line of spaces and tabs still ends the paragraph. (`git commit` would rewrite a stray
+  /// byte, so the commit is written as a raw object.)
+  @Test(arguments: [
+    Array("Snowman ☃ arrives\n\nBody with a stray byte: ".utf8) + [0xFF] + Array(" end\n".utf8),
+    Array("Title\n \t \nBody\n".utf8),
+  ])
+  func subjectComesFromTheFirstParagraphAlone(message: [UInt8]) async throws {
+    _ = try commit(messageBytes: Array("Start\n".utf8), encoding: nil, date: "2026-03-10T10:00:00Z", file: "c")
+    let tree = try repository.git("rev-parse", "HEAD^{tree}").trimmingCharacters(in: .whitespacesAndNewlines)
+    let parent = try repository.headID()
+    let signature =
+      "\(TemporaryRepository.email.split(separator: "@")[0]) <\(TemporaryRepository.email)> 1773140400 +0000"
+    let header = "tree \(tree)\nparent \(parent)\nauthor \(signature)\ncommitter \(signature)\n\n"
+    let id = try repository.git(
+      ["hash-object", "-t", "commit", "-w", "--literally", "--stdin"], input: Data(Array(header.utf8) + message)
+    ).trimmingCharacters(in: .whitespacesAndNewlines)
+    try repository.git("update-ref", "HEAD", id)
+
+    let expected = try #require(try repository.log().first { $0.id == id }).subject
+    #expect(expected == String(decoding: message.prefix { $0 != 10 }, as: UTF8.self))
+    let subjects = try await sandbox.report("2026-03-10").allCommits.map(\.subject)
+    #expect(subjects.contains(expected), "\(subjects)")
+  }
+
   @Test func messagesInOtherDeclaredEncodings() async throws {
     // "日本語" in Shift-JIS and "Łódź" in ISO-8859-2.
     let japanese = try commit(

@@ -46,7 +46,13 @@ final class Commit {
   var subject: String {
     guard let message = git_commit_message(pointer) else { return "" }
     let encoding = git_commit_message_encoding(pointer).map { String(cString: $0) }
-    let text = MessageDecoder.decode(bytesOf: message, encoding: encoding)
+    let bytes = UnsafeRawBufferPointer(start: message, count: strlen(message))
+    // A message with no declared encoding reads as UTF-8 or Latin-1, where a byte below 0x80 is always its
+    // ASCII character; in a declared double-byte encoding such as Shift-JIS it can be half of one, so such a
+    // message is decoded whole.
+    let isASCIICompatible = encoding == nil || encoding?.lowercased() == "utf-8"
+    let paragraph = isASCIICompatible ? Self.firstParagraph(of: bytes) : nil
+    let text = MessageDecoder.decode(Array(paragraph ?? bytes[...]), encoding: encoding)
     var lines: [Substring] = []
     for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
       let trimmed = line.trimmingSpaces()
@@ -57,6 +63,32 @@ final class Commit {
       lines.append(trimmed)
     }
     return lines.joined(separator: " ")
+  }
+
+  /// The bytes from the first line with text to the blank line after it, so that a long body is never
+  /// decoded. Nil when that cannot be told from the bytes: a line of spaces and non-ASCII bytes may be blank
+  /// (a no-break space) or not, which only decoding shows.
+  static func firstParagraph(of message: UnsafeRawBufferPointer) -> Slice<UnsafeRawBufferPointer>? {
+    var start: Int?
+    var lineStart = 0
+    while lineStart < message.count {
+      var lineEnd = lineStart
+      var hasText = false
+      var hasOther = false
+      while lineEnd < message.count && message[lineEnd] != 10 {
+        let byte = message[lineEnd]
+        if byte >= 0x80 { hasOther = true } else if byte != 32 && byte != 9 { hasText = true }
+        lineEnd += 1
+      }
+      if !hasText && hasOther { return nil }
+      if hasText {
+        if start == nil { start = lineStart }
+      } else if let start {
+        return message[start..<lineStart]
+      }
+      lineStart = lineEnd + 1
+    }
+    return message[(start ?? message.count)...]
   }
 
   var treeID: ObjectID { ObjectID(git_commit_tree_id(pointer).pointee) }

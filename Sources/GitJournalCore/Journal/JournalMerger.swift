@@ -13,9 +13,9 @@ public enum JournalMerger {
   /// The new file text. `existing` is nil when there is no file yet.
   public static func merge(page: JournalPage, into existing: String?, day: Day) -> String {
     let block = renderBlock(page.blockBody)
-    guard let existing, !existing.isEmpty else {
-      return renderFrontMatter(page.frontMatter, userLines: []) + "\n" + page.title + "\n\n" + block + "\n"
-    }
+    let fresh = renderFrontMatter(page.frontMatter, userLines: []) + "\n" + page.title + "\n\n" + block + "\n"
+    // A file that is exactly what gitjournal would write holds no text of the user's: nothing to merge.
+    guard let existing, !existing.isEmpty, existing != fresh else { return fresh }
 
     let (frontMatterLines, bodyText) = splitFrontMatter(existing)
     let frontMatter = renderFrontMatter(page.frontMatter, userLines: frontMatterLines ?? [])

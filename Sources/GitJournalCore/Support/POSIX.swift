@@ -23,6 +23,9 @@ public struct SystemError: Error, CustomStringConvertible, Sendable {
 
 /// `mkdir -p`: creates `path` and its missing parents; an existing folder is fine.
 func makeFolders(_ path: String) throws(SystemError) {
+  var info = stat()
+  // Nearly always the folder is there already: one stat instead of a mkdir per component.
+  if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR { return }
   var current = path.hasPrefix("/") ? "" : "."
   for component in path.split(separator: "/") {
     current += "/" + component
@@ -30,7 +33,6 @@ func makeFolders(_ path: String) throws(SystemError) {
       throw SystemError("create the folder", path: current)
     }
   }
-  var info = stat()
   guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
     throw SystemError("create the folder", path: path, errorNumber: ENOTDIR)
   }
