@@ -10,10 +10,13 @@ enum LibGit2 {
     // of a stats pass and protects nothing a journal needs.
     _ = gitjournal_disable_strict_hash_verification()
     // A full-history rebuild touches every object about once: a big cache buys little and costs memory (the
-    // trees and blobs it reads twice are kept by `RecentObjects`). Pack files are mapped in 8 MiB windows, at
-    // most 16 MiB at a time, instead of whole: measured on libgit2's own history (bench/rebuild.sh), this
-    // keeps a full rebuild under 100 MB with no loss of speed.
-    _ = gitjournal_limit_memory(2 << 20, 8 << 20, 16 << 20)
+    // trees and blobs it reads twice are kept by `RecentObjects`). Pack files are mapped in 1 MiB windows, at
+    // most 8 MiB at a time, instead of whole: mapped pages count as the process's memory. Small windows matter
+    // as much as the cap. Two workers read different parts of a pack, and each window they replace is unmapped,
+    // which clears its pages and interrupts the other core. Measured on libgit2's own history (bench/rebuild.sh):
+    // 8 MiB windows were unmapped 57,000 times for 4.6 to 6.3 s of system time; 1 MiB windows 42,000 times,
+    // for 3.4 to 4.0 s.
+    _ = gitjournal_limit_memory(2 << 20, 1 << 20, 8 << 20)
     // Blobs of a few megabytes come and go during a rebuild: bigger allocations go back as soon as they are freed.
     gitjournal_return_large_allocations(2 << 20)
     return true
