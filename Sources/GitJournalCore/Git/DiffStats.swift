@@ -113,6 +113,14 @@ extension Repository {
     }
   }
 
+  /// Insertions and deletions between two text blobs, from libgit2's xdiff (git's own algorithm).
+  func diffLines(from old: Blob, to new: Blob) throws(GitError) -> (insertions: Int, deletions: Int) {
+    var insertions = 0
+    var deletions = 0
+    try check(gitjournal_count_line_changes(old.pointer, new.pointer, &insertions, &deletions), "git_diff_blobs")
+    return (insertions, deletions)
+  }
+
   func tree(_ id: ObjectID) throws(GitError) -> Tree {
     let load = { () throws(GitError) -> Tree in
       var handle: OpaquePointer?
@@ -190,24 +198,10 @@ private struct TreeChanges {
   static func lineCount(of entry: TreeEntry, in repository: Repository) throws(GitError) -> Int {
     if entry.isSubmodule { return 1 }
     let blob = try repository.blob(entry.id)
-    return isBinary(blob.content) ? 0 : lineCount(of: blob.content)
+    return isBinary(blob.content) ? 0 : LineChanges.lineCount(of: blob.content)
   }
 
-  /// Lines of a text, the last one counted whether or not it ends with a newline.
-  static func lineCount(of text: UnsafeRawBufferPointer) -> Int {
-    guard let last = text.last else { return 0 }
-    var lines = 0
-    for byte in text where byte == 10 { lines += 1 }
-    return last == 10 ? lines : lines + 1
-  }
-
-  /// One line: no newline before the last byte.
-  static func isSingleLine(_ text: UnsafeRawBufferPointer) -> Bool {
-    guard let start = text.baseAddress, !text.isEmpty else { return false }
-    return memchr(start, 10, text.count - 1) == nil
-  }
-
-  /// Insertions and deletions between two versions of a file, from libgit2's xdiff (git's own algorithm).
+  /// Insertions and deletions between two versions of a file, as git's xdiff counts them.
   static func lineChanges(from old: TreeEntry, to new: TreeEntry, in repository: Repository)
     throws(GitError) -> DiffStats
   {
@@ -221,18 +215,11 @@ private struct TreeChanges {
     let newBlob = try repository.blob(new.id)
     let (before, after) = (oldBlob.content, newBlob.content)
     if isBinary(before) || isBinary(after) { return DiffStats(filesChanged: 1) }
-    // Shortcuts that give xdiff's own answer without running it. The blobs differ (their ids do), so a file of
-    // one line on both sides had that line replaced: a minified or generated one-line file of a megabyte would
-    // otherwise be hashed, then scanned again byte by byte as it is handed back as a changed line.
-    if before.isEmpty || after.isEmpty {
-      return DiffStats(filesChanged: 1, insertions: lineCount(of: after), deletions: lineCount(of: before))
+    if let known = LineChanges.withoutDiffing(from: before, to: after) {
+      return DiffStats(filesChanged: 1, insertions: known.insertions, deletions: known.deletions)
     }
-    if isSingleLine(before) && isSingleLine(after) { return DiffStats(filesChanged: 1, insertions: 1, deletions: 1) }
-    var insertions = 0
-    var deletions = 0
-    try check(
-      gitjournal_count_line_changes(oldBlob.pointer, newBlob.pointer, &insertions, &deletions), "git_diff_blobs")
-    return DiffStats(filesChanged: 1, insertions: insertions, deletions: deletions)
+    let counted = try repository.diffLines(from: oldBlob, to: newBlob)
+    return DiffStats(filesChanged: 1, insertions: counted.insertions, deletions: counted.deletions)
   }
 
   /// git's test: a NUL byte in the first 8000 bytes.
