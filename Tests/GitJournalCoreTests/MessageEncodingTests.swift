@@ -83,6 +83,7 @@ import Testing
   @Test(arguments: [
     Array("Snowman ☃ arrives\n\nBody with a stray byte: ".utf8) + [0xFF] + Array(" end\n".utf8),
     Array("Title\n \t \nBody\n".utf8),
+    Array("Windows line\r\nendings\r\n\r\nBody\r\n".utf8),
   ])
   func subjectComesFromTheFirstParagraphAlone(message: [UInt8]) async throws {
     _ = try commit(messageBytes: Array("Start\n".utf8), encoding: nil, date: "2026-03-10T10:00:00Z", file: "c")
@@ -97,7 +98,6 @@ import Testing
     try repository.git("update-ref", "HEAD", id)
 
     let expected = try #require(try repository.log().first { $0.id == id }).subject
-    #expect(expected == String(decoding: message.prefix { $0 != 10 }, as: UTF8.self))
     let subjects = try await sandbox.report("2026-03-10").allCommits.map(\.subject)
     #expect(subjects.contains(expected), "\(subjects)")
   }

@@ -52,10 +52,16 @@ final class Commit {
     // message is decoded whole.
     let isASCIICompatible = encoding == nil || encoding?.lowercased() == "utf-8"
     let paragraph = isASCIICompatible ? Self.firstParagraph(of: bytes) : nil
+    // The usual subject is one line: no splitting needed.
+    if let paragraph, !paragraph.dropLast().contains(10) {
+      let line = paragraph.last == 10 ? paragraph.dropLast() : paragraph
+      return String(MessageDecoder.decode(Array(line), encoding: encoding).trimmingLineSpaces())
+    }
     let text = MessageDecoder.decode(Array(paragraph ?? bytes[...]), encoding: encoding)
     var lines: [Substring] = []
-    for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-      let trimmed = line.trimmingSpaces()
+    // Split at line feeds, not at the Character "\n": Swift reads "\r\n" as one Character.
+    for line in text.utf8.split(separator: 10, omittingEmptySubsequences: false) {
+      let trimmed = Substring(line).trimmingLineSpaces()
       if trimmed.isEmpty {
         if lines.isEmpty { continue }
         break
@@ -65,9 +71,9 @@ final class Commit {
     return lines.joined(separator: " ")
   }
 
-  /// The bytes from the first line with text to the blank line after it, so that a long body is never
-  /// decoded. Nil when that cannot be told from the bytes: a line of spaces and non-ASCII bytes may be blank
-  /// (a no-break space) or not, which only decoding shows.
+  /// The bytes from the first line with text to the blank line after it (spaces, tabs and carriage returns
+  /// only), so that a long body is never decoded. Nil when that cannot be told from the bytes: a line of spaces
+  /// and non-ASCII bytes may be blank (a no-break space) or not, which only decoding shows.
   static func firstParagraph(of message: UnsafeRawBufferPointer) -> Slice<UnsafeRawBufferPointer>? {
     var start: Int?
     var lineStart = 0
@@ -77,7 +83,7 @@ final class Commit {
       var hasOther = false
       while lineEnd < message.count && message[lineEnd] != 10 {
         let byte = message[lineEnd]
-        if byte >= 0x80 { hasOther = true } else if byte != 32 && byte != 9 { hasText = true }
+        if byte >= 0x80 { hasOther = true } else if byte != 32 && byte != 9 && byte != 13 { hasText = true }
         lineEnd += 1
       }
       if !hasText && hasOther { return nil }

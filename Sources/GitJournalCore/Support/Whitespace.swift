@@ -8,6 +8,14 @@ extension StringProtocol {
     trimming { $0.isASCII ? ($0 == " " || $0 == "\t") : $0.properties.generalCategory == .spaceSeparator }
   }
 
+  /// Without leading and trailing spaces, tabs and carriage returns: a line split off at its line feed, whether
+  /// it was written with "\n" or "\r\n".
+  func trimmingLineSpaces() -> Substring {
+    trimming {
+      $0.isASCII ? ($0 == " " || $0 == "\t" || $0 == "\r") : $0.properties.generalCategory == .spaceSeparator
+    }
+  }
+
   /// Without leading and trailing whitespace and line breaks (Foundation's `.whitespacesAndNewlines`).
   func trimmingWhitespace() -> Substring {
     trimming { $0.isASCII ? ($0 == " " || ("\t"..."\r").contains($0)) : $0.properties.isWhitespace }
