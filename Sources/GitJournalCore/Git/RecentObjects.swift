@@ -4,7 +4,7 @@
 /// again the trees and blobs that diff read as the old side. libgit2's object cache evicts at random once full,
 /// so only a large cache would keep them; this keeps exactly one diff's objects, up to `byteLimit`.
 final class RecentObjects {
-  static let byteLimit = 1 << 20
+  static let byteLimit = 512 << 10
 
   private var previous: [ObjectID: AnyObject] = [:]
   private var current: [ObjectID: AnyObject] = [:]
