@@ -77,9 +77,10 @@ import Testing
     #expect(try await sandbox.report("2026-03-10").allCommits.map(\.subject) == [expected])
   }
 
-  /// Only the first paragraph is decoded, so a body with bytes that are not UTF-8 leaves a UTF-8 subject as it
-  /// is, and a blank line of spaces and tabs still ends the paragraph. (`git commit` would rewrite a stray
-  /// byte, so the commit is written as a raw object.)
+  /// The subject is git's `%s`: only the first paragraph is decoded, so a body with bytes that are not UTF-8
+  /// leaves a UTF-8 subject as it is; a blank line of spaces and tabs ends the paragraph; a message written with
+  /// CRLF line endings gives the same subject as with LF. (`git commit` would rewrite a stray byte and the
+  /// carriage returns, so each commit is written as a raw object.)
   @Test(arguments: [
     Array("Snowman ☃ arrives\n\nBody with a stray byte: ".utf8) + [0xFF] + Array(" end\n".utf8),
     Array("Title\n \t \nBody\n".utf8),
