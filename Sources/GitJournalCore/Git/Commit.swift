@@ -52,11 +52,6 @@ final class Commit {
     // message is decoded whole.
     let isASCIICompatible = encoding == nil || encoding?.lowercased() == "utf-8"
     let paragraph = isASCIICompatible ? Self.firstParagraph(of: bytes) : nil
-    // The usual subject is one line: no splitting needed.
-    if let paragraph, !paragraph.dropLast().contains(10) {
-      let line = paragraph.last == 10 ? paragraph.dropLast() : paragraph
-      return String(MessageDecoder.decode(Array(line), encoding: encoding).trimmingLineSpaces())
-    }
     let text = MessageDecoder.decode(Array(paragraph ?? bytes[...]), encoding: encoding)
     var lines: [Substring] = []
     // Split at line feeds, not at the Character "\n": Swift reads "\r\n" as one Character.

@@ -2,14 +2,8 @@
 /// costs more than the rest of the hook's text handling together; these give the same results for the
 /// character sets they name.
 extension StringProtocol {
-  /// Without leading and trailing spaces and tabs (Foundation's `.whitespaces`: Unicode's space separators
-  /// and the tab).
-  func trimmingSpaces() -> Substring {
-    trimming { $0.isASCII ? ($0 == " " || $0 == "\t") : $0.properties.generalCategory == .spaceSeparator }
-  }
-
-  /// Without leading and trailing spaces, tabs and carriage returns: a line split off at its line feed, whether
-  /// it was written with "\n" or "\r\n".
+  /// Without leading and trailing spaces (Unicode's space separators), tabs and carriage returns: a line split
+  /// off at its line feed, whether it was written with "\n" or "\r\n".
   func trimmingLineSpaces() -> Substring {
     trimming {
       $0.isASCII ? ($0 == " " || $0 == "\t" || $0 == "\r") : $0.properties.generalCategory == .spaceSeparator
