@@ -122,25 +122,27 @@ extension Repository {
   }
 
   func tree(_ id: ObjectID) throws(GitError) -> Tree {
-    let load = { () throws(GitError) -> Tree in
-      var handle: OpaquePointer?
-      var raw = id.raw
-      try check(git_tree_lookup(&handle, self.pointer, &raw), "git_tree_lookup")
-      return Tree(pointer: handle!)
-    }
-    guard let recentObjects else { return try load() }
-    return try recentObjects.object(id, size: { 64 * git_tree_entrycount($0.pointer) }, load: load)
+    try object(
+      id, lookup: git_tree_lookup, "git_tree_lookup", wrap: Tree.init, size: { 64 * git_tree_entrycount($0.pointer) })
   }
 
   func blob(_ id: ObjectID) throws(GitError) -> Blob {
-    let load = { () throws(GitError) -> Blob in
+    try object(id, lookup: git_blob_lookup, "git_blob_lookup", wrap: Blob.init, size: { $0.content.count })
+  }
+
+  /// Looks `id` up with libgit2's `lookup`, through the worker's `RecentObjects` when it has one.
+  private func object<T: AnyObject>(
+    _ id: ObjectID, lookup: (UnsafeMutablePointer<OpaquePointer?>, OpaquePointer, UnsafePointer<git_oid>) -> Int32,
+    _ name: String, wrap: (OpaquePointer) -> T, size: (T) -> Int
+  ) throws(GitError) -> T {
+    func load() throws(GitError) -> T {
       var handle: OpaquePointer?
       var raw = id.raw
-      try check(git_blob_lookup(&handle, self.pointer, &raw), "git_blob_lookup")
-      return Blob(pointer: handle!)
+      try check(lookup(&handle, pointer, &raw), name)
+      return wrap(handle!)
     }
     guard let recentObjects else { return try load() }
-    return try recentObjects.object(id, size: { $0.content.count }, load: load)
+    return try recentObjects.object(id, size: size, load: load)
   }
 }
 
