@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The long version of the reliability suite (issue 7; the fast version runs in `swift test`, under
-# Tests/GitJournalCoreTests/Reliability). It drives the built gitjournal binary with real `git commit`
+# Tests/GitJournalTests/Reliability). It drives the built gitjournal binary with real `git commit`
 # processes, real SIGKILLs and a loopback model server, and ends with a table: case, tried, passed, data lost.
 # "Data lost" counts a commit missing from (or doubled in) the journal, a journal file that is neither its old
 # nor its new version, or a user's note that changed. It must be 0.

@@ -1,5 +1,5 @@
 import CFastStart
-import GitJournalCore
+import CLI
 
 #if canImport(Glibc)
   import Glibc

@@ -1,0 +1,110 @@
+import Facts
+import GitReader
+import Journal
+import Narrative
+import Support
+
+/// The entry point: picks the command, runs it, and maps every error to a message and an exit status.
+public enum CLI {
+  public static let version = Version.current
+
+  static let commands: [RegisteredCommand] = [
+    RegisteredCommand(InstallCommand.self), RegisteredCommand(UninstallCommand.self),
+    RegisteredCommand(RebuildCommand.self), RegisteredCommand(ShowCommand.self), RegisteredCommand(ReposCommand.self),
+    RegisteredCommand(StatsCommand.self), RegisteredCommand(CompletionsCommand.self),
+    RegisteredCommand(DoctorCommand.self), RegisteredCommand(NarrateCommand.self), RegisteredCommand(HookCommand.self),
+  ]
+
+  static let overview = CommandSpec(
+    name: "", abstract: "gitjournal: a daily markdown journal of your commits across all your repositories.",
+    usage: "<command> [<options>]")
+
+  /// Runs one command line. Output goes to the given streams so tests can run commands in process.
+  public static func main(
+    arguments: [String], environment: Environment, standardOutput: TextOutput = .standardOutput,
+    standardError: TextOutput = .standardError
+  ) async -> Int32 {
+    let context = CommandContext(
+      environment: environment, standardOutput: standardOutput, standardError: standardError)
+    guard let first = arguments.first else {
+      standardOutput.write(overviewText)
+      return ExitStatus.success
+    }
+    switch first {
+    case "--help", "-h":
+      standardOutput.write(overviewText)
+      return ExitStatus.success
+    case "--version":
+      standardOutput.line("gitjournal \(version)")
+      return ExitStatus.success
+    case "help":
+      return help(topic: arguments.dropFirst().first, context: context)
+    default:
+      break
+    }
+    guard let command = commands.first(where: { $0.spec.name == first }) else {
+      var message = "'\(first)' is not a gitjournal command"
+      if let suggestion = Suggestion.closest(to: first, among: commands.map(\.spec.name)) {
+        message += "; did you mean '\(suggestion)'?"
+      }
+      return report(UsageError(message: message, spec: nil), context: context)
+    }
+    do {
+      let parsed = try ParsedArguments(Array(arguments.dropFirst()), spec: command.spec)
+      if parsed.has("help") {
+        standardOutput.write(command.spec.helpText)
+        return ExitStatus.success
+      }
+      return try await command.execute(parsed, context)
+    } catch {
+      return report(error, context: context)
+    }
+  }
+
+  static func help(topic: String?, context: CommandContext) -> Int32 {
+    guard let topic else {
+      context.standardOutput.write(overviewText)
+      return ExitStatus.success
+    }
+    if let text = HelpTopics.all[topic] {
+      context.standardOutput.write(text)
+      return ExitStatus.success
+    }
+    guard let command = commands.first(where: { $0.spec.name == topic }) else {
+      var message = "no help for '\(topic)': not a command or topic"
+      let known = commands.map(\.spec.name) + HelpTopics.all.keys.sorted()
+      if let suggestion = Suggestion.closest(to: topic, among: known) { message += "; did you mean '\(suggestion)'?" }
+      return report(UsageError(message: message, spec: nil), context: context)
+    }
+    context.standardOutput.write(command.spec.helpText)
+    return ExitStatus.success
+  }
+
+  static var overviewText: String {
+    var text = overview.abstract + "\n\nUsage: gitjournal <command> [<options>]\n\nCommands:\n"
+    let width = (commands.map(\.spec.name.count).max() ?? 0) + 2
+    for command in commands {
+      let name = command.spec.name
+      text += "  " + name + String(repeating: " ", count: width - name.count) + command.spec.abstract + "\n"
+    }
+    text += "\nSee 'gitjournal help <command>' for a command's options, 'gitjournal help config' for the\n"
+    text += "config keys and 'gitjournal help format' for the journal file.\n"
+    return text
+  }
+
+  /// The one place that turns an error into output and an exit status.
+  static func report(_ error: any Error, context: CommandContext) -> Int32 {
+    if let usage = error as? UsageError {
+      context.standardError.line("error: \(usage.message)")
+      if let spec = usage.spec {
+        context.standardError.line("Usage: gitjournal \(spec.usage)")
+        context.standardError.line("See 'gitjournal help \(spec.name)'.")
+      } else {
+        context.standardError.line("See 'gitjournal help'.")
+      }
+      return ExitStatus.usage
+    }
+    context.standardError.line("error: \(error)")
+    return ExitStatus.failure
+  }
+}

@@ -1,0 +1,40 @@
+import Facts
+import GitReader
+import Narrative
+import Support
+
+/// A subcommand: a spec for parsing and help, and `run`, which returns the exit status.
+protocol Command {
+  static var spec: CommandSpec { get }
+  init(_ arguments: ParsedArguments) throws(UsageError)
+  func run(_ context: CommandContext) async throws -> Int32
+}
+
+/// A command in the CLI's table: its spec, and a closure that builds and runs it.
+struct RegisteredCommand: Sendable {
+  let spec: CommandSpec
+  let execute: @Sendable (ParsedArguments, CommandContext) async throws -> Int32
+
+  init<C: Command>(_ type: C.Type) {
+    spec = C.spec
+    execute = { arguments, context in try await C(arguments).run(context) }
+  }
+}
+
+/// What a running command may touch: its surroundings and its two output streams.
+struct CommandContext: Sendable {
+  let environment: Environment
+  let standardOutput: TextOutput
+  let standardError: TextOutput
+}
+
+/// Exit statuses, as the README documents them.
+public enum ExitStatus {
+  public static let success: Int32 = 0
+  public static let failure: Int32 = 1
+  /// The journal was written, but at least one repository was skipped (each named on stderr).
+  public static let partial: Int32 = 2
+  public static let usage: Int32 = 64
+  /// Stopped by Ctrl-C (128 + SIGINT, as shells report it).
+  public static let interrupted: Int32 = 130
+}

@@ -1,0 +1,178 @@
+import Facts
+import Foundation
+import GitReader
+import Journal
+import Narrative
+import Support
+
+/// `gitjournal doctor`: checks everything gitjournal depends on and says what to fix.
+struct DoctorCommand: Command {
+  static let spec = CommandSpec(
+    name: "doctor", abstract: "Check the config, repositories, hooks, journal folder and model server.",
+    usage: "doctor",
+    discussion: "Exits 1 when something needs fixing; warnings alone (say, no model server) exit 0.",
+    examples: ["gitjournal doctor"])
+
+  init(_ arguments: ParsedArguments) throws(UsageError) {
+    guard arguments.positionals.isEmpty else { throw UsageError(message: "doctor takes no arguments", spec: Self.spec) }
+  }
+
+  private final class Findings: @unchecked Sendable {
+    var problems = 0
+    var warnings = 0
+  }
+
+  func run(_ context: CommandContext) async throws -> Int32 {
+    let environment = context.environment
+    let style = TerminalStyle(output: context.standardOutput, environment: environment)
+    let findings = Findings()
+    let out = context.standardOutput
+    func ok(_ text: String) { out.line(style.green("✓") + " " + text) }
+    func warn(_ text: String) {
+      findings.warnings += 1
+      out.line(style.yellow("!") + " " + text)
+    }
+    func problem(_ text: String) {
+      findings.problems += 1
+      out.line(style.red("✗") + " " + text)
+    }
+
+    let configuration: Configuration
+    do {
+      configuration = try Configuration.load(environment)
+    } catch {
+      problem("config: \(error)")
+      out.line(style.bold("1 problem needs fixing."))
+      return ExitStatus.failure
+    }
+    if configuration.hasConfigFile {
+      ok("config \(configuration.configPath)")
+    } else {
+      warn("no config file at \(configuration.configPath): using the repository you are in; run 'gitjournal install'")
+    }
+
+    if configuration.repositories.isEmpty { problem("no repositories to journal: run 'gitjournal install' in one") }
+    for entry in configuration.repositories {
+      let status = RepositoryCheck.status(of: entry.path)
+      guard status == "ok" else {
+        problem("\(entry.name) (\(entry.path)): \(status)")
+        continue
+      }
+      switch hookState(of: entry.path, home: environment.home) {
+      case .installed(let how): ok("\(entry.name) (\(entry.path)): readable, hooked \(how)")
+      case .missing(let folder):
+        warn(
+          "\(entry.name) (\(entry.path)): readable but not hooked in \(folder); run 'gitjournal install \(entry.path)'")
+      case .unavailable(let reason): warn("\(entry.name) (\(entry.path)): readable; \(reason)")
+      }
+    }
+
+    checkJournalFolder(configuration.journalDirectory, ok: ok, problem: problem)
+    await checkModel(configuration.narrative, environment: environment, ok: ok, warn: warn)
+    showRecentLog(LogFile.hook(stateDirectory: environment.stateDirectory), title: "hook", style: style, out: out)
+    showRecentLog(LogFile.narrative(stateDirectory: environment.stateDirectory), title: "model", style: style, out: out)
+
+    if findings.problems > 0 {
+      out.line(style.bold("\(findings.problems) \(findings.problems == 1 ? "problem needs" : "problems need") fixing."))
+      return ExitStatus.failure
+    }
+    out.line(
+      style.bold(
+        findings.warnings == 0
+          ? "All good." : "Working, with \(findings.warnings) \(findings.warnings == 1 ? "warning" : "warnings")."))
+    return ExitStatus.success
+  }
+
+  enum HookState {
+    case installed(String)
+    case missing(folder: String)
+    case unavailable(String)
+  }
+
+  func hookState(of path: String, home: String) -> HookState {
+    let folder: HookInstaller.HooksFolder
+    do {
+      folder = try HookInstaller.hooksFolder(of: path, home: home)
+    } catch {
+      return .unavailable(error.description)
+    }
+    guard GitHook.allCases.allSatisfy({ HookInstaller.isInstalled($0, in: folder.path) }) else {
+      return .missing(folder: folder.path)
+    }
+    let chained = FileManager.default.fileExists(
+      atPath: folder.path + "/" + GitHook.postCommit.rawValue + HookScript.chainedSuffix)
+    var how = folder.fromHooksPath ? "through core.hooksPath \(folder.path)" : "in \(folder.path)"
+    if chained { how += ", chained to your own post-commit hook" }
+    return .installed(how)
+  }
+
+  private func checkJournalFolder(_ folder: String, ok: (String) -> Void, problem: (String) -> Void) {
+    var candidate = folder
+    while !FileManager.default.fileExists(atPath: candidate) && candidate != "/" {
+      candidate = (candidate as NSString).deletingLastPathComponent
+    }
+    if FileManager.default.isWritableFile(atPath: candidate) {
+      ok("journal folder \(folder) is writable")
+    } else {
+      problem("journal folder \(folder) is not writable: fix its permissions or set journal.dir")
+    }
+  }
+
+  private func checkModel(
+    _ settings: NarrativeSettings, environment: Environment, ok: (String) -> Void, warn: (String) -> Void
+  ) async {
+    guard settings.engine != .off else {
+      ok("model: off (narrative.engine = off); the journal has facts only")
+      return
+    }
+    let url = settings.baseURL(environment: environment)
+    let endpoint: JSONEndpoint
+    do {
+      endpoint = try JSONEndpoint(baseURL: url, allowRemote: settings.allowRemote)
+    } catch {
+      warn("model: \(error)")
+      return
+    }
+    let path = settings.engine == .ollama ? "/api/tags" : "/v1/models"
+    guard let response = try? await endpoint.get(path, timeout: settings.healthTimeout), response.status == 200 else {
+      if settings.engine == .ollama,
+        let openAI = try? await endpoint.get("/v1/models", timeout: settings.healthTimeout), openAI.status == 200
+      {
+        warn("model: \(url) speaks the OpenAI API, not Ollama's; set narrative.engine = openai")
+        return
+      }
+      let start = settings.engine == .ollama ? "start it with 'ollama serve'" : "start your OpenAI-compatible server"
+      warn("model: no \(settings.engine.rawValue) server answers at \(url) (\(start)); the journal has facts only")
+      return
+    }
+    let models = Self.modelNames(in: response.body)
+    if models.isEmpty || models.contains(settings.model) || models.contains(settings.model + ":latest") {
+      ok("model: \(settings.engine.rawValue) at \(url) serves \(settings.model)")
+    } else if settings.engine == .ollama {
+      warn("model: \(settings.model) is not pulled at \(url); run 'ollama pull \(settings.model)'")
+    } else {
+      warn("model: \(url) lists \(models.joined(separator: ", ")), not \(settings.model); set narrative.model")
+    }
+    let backoff = NarrativeEngines.backoff(settings: settings, environment: environment)
+    if let state = backoff.current(now: environment.now()) {
+      let seconds = Int(state.until.timeIntervalSince(environment.now()))
+      warn("model: pausing for \(seconds) s after a failure: \(state.reason)")
+    }
+  }
+
+  /// Names from Ollama's `{"models":[{"name":...}]}` or OpenAI's `{"data":[{"id":...}]}`.
+  static func modelNames(in body: Data) -> [String] {
+    guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { return [] }
+    if let models = object["models"] as? [[String: Any]] { return models.compactMap { $0["name"] as? String } }
+    if let data = object["data"] as? [[String: Any]] { return data.compactMap { $0["id"] as? String } }
+    return []
+  }
+
+  private func showRecentLog(_ log: LogFile, title: String, style: TerminalStyle, out: TextOutput) {
+    guard let text = try? AtomicFile.read(log.path) else { return }
+    let lines = text.split(separator: "\n").suffix(3)
+    guard !lines.isEmpty else { return }
+    out.line(style.dim("last \(title) log lines (\(log.path)):"))
+    for line in lines { out.line(style.dim("  " + line)) }
+  }
+}

@@ -1,0 +1,144 @@
+import Facts
+import GitReader
+import Journal
+import Narrative
+import Support
+
+/// `gitjournal rebuild`: recomputes and rewrites the files of any days.
+struct RebuildCommand: Command {
+  static let spec = CommandSpec(
+    name: "rebuild", abstract: "Rewrite the journal files of one or more days from your repositories.",
+    usage: "rebuild [<day>...] [--since <day>] [--until <day>] [--all-authors] [--no-narrative]",
+    options: [
+      OptionSpec(name: "since", abstract: "First day of a range.", valueName: "day"),
+      OptionSpec(name: "until", abstract: "Last day of a range.", valueName: "day", defaultValue: "today"),
+      OptionSpec(name: "all-authors", abstract: "Count everyone's commits, not only yours."),
+      OptionSpec(name: "no-narrative", abstract: "Write the facts only; ask no language model."),
+    ],
+    discussion: """
+      A day is YYYY-MM-DD, today, yesterday or -N (N days ago); with no day, today. Each repository is read \
+      once for all the days. Your own text in the files is kept; one line is printed per file written.
+      """,
+    examples: ["gitjournal rebuild", "gitjournal rebuild --since 2026-11-01", "gitjournal rebuild yesterday -2"])
+
+  let dayArguments: [String]
+  let since: String?
+  let until: String?
+  let allAuthors: Bool
+  let noNarrative: Bool
+
+  init(_ arguments: ParsedArguments) throws(UsageError) {
+    dayArguments = arguments.positionals
+    since = arguments.value("since")
+    until = arguments.value("until")
+    allAuthors = arguments.has("all-authors")
+    noNarrative = arguments.has("no-narrative")
+    if until != nil && since == nil {
+      throw UsageError(message: "--until needs --since", spec: Self.spec)
+    }
+  }
+
+  func run(_ context: CommandContext) async throws -> Int32 {
+    let configuration = try Configuration.load(context.environment)
+    let today = configuration.calendar.day(containing: context.environment.now())
+    var days = Set<Day>()
+    for argument in dayArguments { days.insert(try DayArgument.parse(argument, today: today, spec: Self.spec)) }
+    if let since {
+      let first = try DayArgument.parse(since, today: today, spec: Self.spec)
+      let last =
+        try until.map { argument throws(UsageError) in try DayArgument.parse(argument, today: today, spec: Self.spec) }
+        ?? today
+      guard first <= last else {
+        throw UsageError(message: "--since \(first) is after --until \(last)", spec: Self.spec)
+      }
+      for offset in 0...first.distance(to: last) { days.insert(first.adding(days: offset)) }
+    }
+    if days.isEmpty { days.insert(today) }
+    if configuration.repositories.isEmpty {
+      throw NoRepositoriesError(configPath: configuration.configPath)
+    }
+
+    let journaling = Journaling(configuration: configuration, environment: context.environment)
+    Interruption.install()
+    let progress = ProgressReporter(label: "facts", total: days.count, output: context.standardError)
+    let report = try await journaling.rebuild(
+      days: days.sorted(), policy: .fresh(allAuthors: allAuthors), onWritten: { progress?.advance() },
+      shouldStop: { Interruption.isRequested })
+    progress?.finish()
+    for skipped in report.skipped { context.standardError.line("warning: \(skipped)") }
+    for day in report.written {
+      let path = journaling.store.path(of: day.facts.day)
+      context.standardOutput.line("\(day.facts.day)  \(day.facts.factualLine)  \(day.outcome)  \(path)")
+    }
+    if report.written.isEmpty {
+      context.standardError.line("No commits on \(days.count == 1 ? "that day" : "those days"); no file written.")
+    }
+    if !noNarrative && !Interruption.isRequested {
+      await addSentences(to: report.written, journaling: journaling, context: context)
+    }
+    if Interruption.isRequested {
+      context.standardError.line("Interrupted: every file written so far is complete; run the same rebuild to finish.")
+      return ExitStatus.interrupted
+    }
+    return report.skipped.isEmpty ? ExitStatus.success : ExitStatus.partial
+  }
+
+  private func today(_ configuration: Configuration, _ context: CommandContext) -> Day {
+    configuration.calendar.day(containing: context.environment.now())
+  }
+
+  /// The sentence phase: newest day first, each file rewritten as its sentence arrives. Facts are all
+  /// written before, so stopping here (Ctrl-C, a dead server) leaves every file complete.
+  private func addSentences(
+    to written: [JournalWriter.WrittenDay], journaling: Journaling, context: CommandContext
+  ) async {
+    let environment = context.environment
+    let log = LogFile.narrative(stateDirectory: environment.stateDirectory)
+    let logLine: @Sendable (String) -> Void = { line in log.append([line], now: environment.now()) }
+    let missing = written.filter { !$0.facts.isEmpty && $0.sentence == nil }.map(\.facts).reversed()
+    guard !missing.isEmpty,
+      let narrator = Narrator.make(settings: journaling.configuration.narrative, environment: environment, log: logLine)
+    else { return }
+    if narrator.isBackingOff() {
+      context.standardError.line("The model server failed recently; sentences are skipped for now (see \(log.path)).")
+      return
+    }
+    var added = 0
+    let progress = ProgressReporter(label: "sentences", total: missing.count, output: context.standardError)
+    defer { progress?.finish() }
+    for facts in missing {
+      if Interruption.isRequested { break }
+      progress?.advance()
+      let calendar = journaling.configuration.calendar
+      let sentence = await Interruption.cancellingOnRequest { await narrator.sentence(for: facts, calendar: calendar) }
+      guard sentence != nil else {
+        if narrator.isBackingOff() { break }
+        continue
+      }
+      // Today may have taken commits since the facts were read: read it again under the lock.
+      let isToday = facts.day == today(journaling.configuration, context)
+      if isToday
+        ? (try? await journaling.refresh(days: [facts.day])) != nil
+        : (try? journaling.writer.write(facts, sentence: sentence)) != nil
+      {
+        added += 1
+      }
+    }
+    if added > 0 {
+      context.standardOutput.line("Added the model's sentence to \(added) \(added == 1 ? "day" : "days").")
+    }
+    if added < missing.count {
+      context.standardError.line(
+        "\(missing.count - added) \(missing.count - added == 1 ? "day has" : "days have") no sentence; see \(log.path)."
+      )
+    }
+  }
+}
+
+/// Nothing to journal: no config and not inside a repository.
+struct NoRepositoriesError: Error, CustomStringConvertible {
+  let configPath: String
+  var description: String {
+    "no repositories to journal: run 'gitjournal repos add <path>' (config: \(configPath)) or run this inside a git repository"
+  }
+}

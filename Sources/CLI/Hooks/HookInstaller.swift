@@ -1,0 +1,159 @@
+import Facts
+import Foundation
+import GitReader
+import Journal
+import Narrative
+import Support
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Puts gitjournal's hooks into the folder git really runs hooks from, and takes them out again, never
+/// losing a hook that was there before: a foreign hook is moved aside to `<hook>.gitjournal-chained`, run
+/// first with its own exit status, and moved back byte for byte by `uninstall`.
+struct HookInstaller {
+  let executable: String
+
+  /// Where git runs a repository's hooks from, and how that was decided.
+  struct HooksFolder: Equatable {
+    let path: String
+    /// True when `core.hooksPath` chose it (locally or globally).
+    let fromHooksPath: Bool
+  }
+
+  enum Change: Equatable {
+    case installed
+    /// A foreign hook was there; it now runs first, from `<hook>.gitjournal-chained`.
+    case chained
+    case updated
+    case unchanged
+  }
+
+  enum Removal: Equatable {
+    case removed
+    /// Removed, and the hook gitjournal had chained is back in place.
+    case restored
+    case notInstalled
+  }
+
+  /// The hooks folder of the repository whose working tree (or git dir) is `repositoryPath`.
+  static func hooksFolder(of repositoryPath: String, home: String) throws(HookError) -> HooksFolder {
+    let repository: Repository
+    do {
+      repository = try Repository.open(at: repositoryPath)
+    } catch {
+      throw .notARepository(path: repositoryPath)
+    }
+    guard let workingDirectory = repository.workingDirectory, !repository.isBare else {
+      throw .bare(path: repositoryPath)
+    }
+    if var configured = repository.configString("core.hooksPath"), !configured.isEmpty {
+      if configured == "~" || configured.hasPrefix("~/") {
+        configured = home + configured.dropFirst()
+      }
+      let path = configured.hasPrefix("/") ? configured : workingDirectory + "/" + configured
+      let folder = (path as NSString).standardizingPath
+      // A hooks folder inside the working tree belongs to the project (husky's .husky, a tracked .githooks):
+      // editing it would change files the project shares and its hook manager rewrites.
+      if folder == workingDirectory || folder.hasPrefix(workingDirectory + "/") {
+        throw .hooksPathInsideRepository(folder: folder, repository: workingDirectory)
+      }
+      return HooksFolder(path: folder, fromHooksPath: true)
+    }
+    return HooksFolder(path: repository.commonDirectory + "/hooks", fromHooksPath: false)
+  }
+
+  /// The repository a command-line argument names: `found` is the repository (or worktree) containing the path,
+  /// `root` the one to register (see `mainRepository(of:)`).
+  static func repository(named path: String, environment: Environment) throws(HookError) -> (
+    found: String, root: String
+  ) {
+    let absolute = environment.absolute(path)
+    guard let found = Repository.discover(from: absolute) else { throw .notARepository(path: absolute) }
+    return (found, mainRepository(of: found))
+  }
+
+  /// The repository a linked worktree belongs to (its main working tree, or the bare repository), else `root`.
+  /// install and uninstall register and look up that one, so a repository is journaled once whichever of its
+  /// worktrees they run in, and removing a linked worktree leaves no broken entry.
+  static func mainRepository(of root: String) -> String {
+    guard let repository = try? Repository.open(at: root), repository.commonDirectory != repository.gitDirectory
+    else { return root }
+    return Repository.discover(from: repository.commonDirectory) ?? root
+  }
+
+  func install(_ hook: GitHook, into folder: String) throws -> Change {
+    let path = folder + "/" + hook.rawValue
+    let chained = path + HookScript.chainedSuffix
+    let script = HookScript.render(hook: hook, executable: executable)
+    try makeFolders(folder)
+
+    guard let existing = try AtomicFile.read(path) else {
+      try AtomicFile.write(script, to: path, mode: 0o755)
+      return .installed
+    }
+    if HookScript.isGitJournalHook(existing) {
+      if existing == script { return .unchanged }
+      try AtomicFile.write(script, to: path, mode: 0o755)
+      return .updated
+    }
+    guard access(chained, F_OK) != 0 else { throw HookError.chainedExists(hook: path, chained: chained) }
+    // rename keeps the foreign hook's bytes, mode and owner exactly.
+    guard rename(path, chained) == 0 else { throw SystemError("move aside", path: path) }
+    do {
+      try AtomicFile.write(script, to: path, mode: 0o755)
+    } catch {
+      rename(chained, path)
+      throw error
+    }
+    return .chained
+  }
+
+  func uninstall(_ hook: GitHook, from folder: String) throws -> Removal {
+    let path = folder + "/" + hook.rawValue
+    let chained = path + HookScript.chainedSuffix
+    guard let existing = try AtomicFile.read(path), HookScript.isGitJournalHook(existing) else {
+      return .notInstalled
+    }
+    if access(chained, F_OK) == 0 {
+      guard rename(chained, path) == 0 else { throw SystemError("restore", path: chained) }
+      return .restored
+    }
+    guard unlink(path) == 0 else { throw SystemError("remove", path: path) }
+    return .removed
+  }
+
+  /// True when gitjournal's hook is in place in `folder`.
+  static func isInstalled(_ hook: GitHook, in folder: String) -> Bool {
+    guard let text = try? AtomicFile.read(folder + "/" + hook.rawValue) else { return false }
+    return HookScript.isGitJournalHook(text)
+  }
+}
+
+/// Why a hook cannot be installed, with what to do instead.
+public enum HookError: Error, CustomStringConvertible, Equatable {
+  case notARepository(path: String)
+  case bare(path: String)
+  case hooksPathInsideRepository(folder: String, repository: String)
+  case chainedExists(hook: String, chained: String)
+
+  public var description: String {
+    switch self {
+    case .notARepository(let path):
+      return "\(path) is not inside a git repository"
+    case .bare(let path):
+      return "repository at \(path) is bare: nobody commits there, so it needs no hook "
+        + "(add it with 'gitjournal repos add' to journal it)"
+    case .hooksPathInsideRepository(let folder, let repository):
+      return "core.hooksPath of \(repository) points at \(folder), which is part of the project and managed by "
+        + "a hook manager such as husky; gitjournal will not edit it. Add the line 'gitjournal hook post-commit' "
+        + "to that manager's post-commit hook and 'gitjournal hook post-rewrite \"$@\"' to its post-rewrite hook, "
+        + "then run 'gitjournal repos add \(repository)'"
+    case .chainedExists(let hook, let chained):
+      return "\(hook) is not gitjournal's, but \(chained) exists too; move one of them away, then install again"
+    }
+  }
+}

@@ -1,0 +1,95 @@
+import Facts
+import Foundation
+import GitReader
+import Journal
+import Narrative
+import Support
+
+/// What `gitjournal hook <name>` does inside git: refresh the affected days of the journal across all
+/// configured repositories. It never fails the git command: problems go to the hook log and at most one
+/// line to stderr, and the exit status is always 0.
+struct HookRunner {
+  let environment: Environment
+
+  /// A rebase rewrites commits with the committer time of the moment: commits committed this recently
+  /// before the post-rewrite hook are taken to be the rebase's.
+  static let rebaseLookback: Int64 = 60 * 60
+
+  /// Runs the hook; returns the line for stderr, if any.
+  func run(_ hook: GitHook, arguments: [String]) async -> String? {
+    let log = LogFile.hook(stateDirectory: environment.stateDirectory)
+    do {
+      let configuration = try Configuration.load(environment)
+      guard let days = try affectedDays(hook, arguments: arguments, configuration: configuration) else { return nil }
+      let report = try await Journaling(configuration: configuration, environment: environment).refresh(days: days)
+      startNarratorIfNeeded(for: report, configuration: configuration)
+      guard !report.skipped.isEmpty else { return nil }
+      log.append(report.skipped.map { "\(hook.rawValue): \($0)" }, now: environment.now())
+      let count = report.skipped.count
+      return "gitjournal: skipped \(count) \(count == 1 ? "repository" : "repositories"); see \(log.path)"
+    } catch {
+      log.append(["\(hook.rawValue): \(error)"], now: environment.now())
+      return "gitjournal: journal not updated; see \(log.path)"
+    }
+  }
+
+  /// Starts a detached `gitjournal narrate` for the written days that have commits but no sentence yet,
+  /// unless the model is off or pausing after a failure. The commit never waits for the model.
+  func startNarratorIfNeeded(for report: Journaling.Report, configuration: Configuration) {
+    let settings = configuration.narrative
+    guard settings.engine != .off else { return }
+    let missing = report.written.filter { !$0.facts.isEmpty && $0.sentence == nil }.map(\.facts.day)
+    guard !missing.isEmpty else { return }
+    let backoff = NarrativeEngines.backoff(settings: settings, environment: environment)
+    guard backoff.current(now: environment.now()) == nil else { return }
+    DetachedProcess.spawn(
+      executable: ExecutablePath.current, arguments: ["narrate", "--retry-after-pause"] + missing.map(\.description),
+      environment: environment.variables.filter { !Self.repositoryVariables.contains($0.key) })
+  }
+
+  /// What git exports to a hook about the committing repository (`git rev-parse --local-env-vars`): the
+  /// narrator outlives the commit and reads every journaled repository, so it gets none of them.
+  static let repositoryVariables: Set<String> = [
+    "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_CONFIG", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT",
+    "GIT_OBJECT_DIRECTORY", "GIT_DIR", "GIT_WORK_TREE", "GIT_IMPLICIT_WORK_TREE", "GIT_GRAFT_FILE", "GIT_INDEX_FILE",
+    "GIT_NO_REPLACE_OBJECTS", "GIT_REPLACE_REF_BASE", "GIT_PREFIX", "GIT_INTERNAL_SUPER_PREFIX", "GIT_SHALLOW_FILE",
+    "GIT_COMMON_DIR", "GIT_EDITOR", "GIT_REFLOG_ACTION",
+  ]
+
+  /// The days to refresh, or nil when there is nothing to do: the committing repository is not journaled,
+  /// a rebase is still running (its post-rewrite refreshes once at the end), or an amend's post-rewrite
+  /// (its post-commit already did).
+  func affectedDays(_ hook: GitHook, arguments: [String], configuration: Configuration) throws -> [Day]? {
+    guard let repository = Repository.containing(environment.currentDirectory) else { return nil }
+    guard Self.isConfigured(repository, root: repository.root, in: configuration) else { return nil }
+    guard let head = repository.headCommitID() else { return nil }
+    let calendar = configuration.calendar
+    let headDay = calendar.day(containing: try repository.authorTime(of: head))
+
+    switch hook {
+    case .postCommit:
+      let gitDirectory = repository.gitDirectory
+      for folder in ["rebase-merge", "rebase-apply"]
+      where FileManager.default.fileExists(atPath: gitDirectory + "/" + folder) {
+        return nil
+      }
+      return [headDay]
+    case .postRewrite:
+      guard arguments.first == "rebase" else { return nil }
+      let since = Int64(environment.now().timeIntervalSince1970) - Self.rebaseLookback
+      var days: Set<Day> = [headDay]
+      for time in try repository.authorTimes(committedSince: since, from: head) {
+        days.insert(calendar.day(containing: time))
+      }
+      return days.sorted()
+    }
+  }
+
+  /// Whether the committing repository (or a linked worktree of it) is one the journal reads.
+  static func isConfigured(_ repository: Repository, root: String, in configuration: Configuration) -> Bool {
+    let commonDirectory = repository.commonDirectory
+    return configuration.repositories.contains { entry in
+      entry.path == root || entry.path == commonDirectory || entry.path + "/.git" == commonDirectory
+    }
+  }
+}

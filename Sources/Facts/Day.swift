@@ -1,0 +1,85 @@
+import GitReader
+import Support
+
+/// A calendar day of the journal, `YYYY-MM-DD`. Which instants belong to it is `JournalCalendar`'s business.
+public struct Day: Hashable, Comparable, Sendable, CustomStringConvertible, Codable {
+  public let year: Int
+  public let month: Int
+  public let day: Int
+
+  public init(year: Int, month: Int, day: Int) {
+    self.year = year
+    self.month = month
+    self.day = day
+  }
+
+  /// Parses exactly `YYYY-MM-DD` with a real month and day.
+  public init?(iso text: String) {
+    let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+    guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+      parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+      let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+      (1...12).contains(month), (1...Self.daysIn(month: month, year: year)).contains(day)
+    else { return nil }
+    self.init(year: year, month: month, day: day)
+  }
+
+  public var description: String {
+    func pad(_ value: Int, _ width: Int) -> String {
+      let digits = String(value)
+      return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+    return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
+  }
+
+  public static func < (lhs: Day, rhs: Day) -> Bool {
+    (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let text = try decoder.singleValueContainer().decode(String.self)
+    guard let day = Day(iso: text) else {
+      throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a day: \(text)"))
+    }
+    self = day
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(description)
+  }
+
+  /// The day `count` days later (earlier when negative), in the proleptic Gregorian calendar.
+  public func adding(days count: Int) -> Day {
+    Day(julianDayNumber: julianDayNumber + count)
+  }
+
+  /// Days from `self` to `other`.
+  public func distance(to other: Day) -> Int { other.julianDayNumber - julianDayNumber }
+
+  static func daysIn(month: Int, year: Int) -> Int {
+    switch month {
+    case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+    case 4, 6, 9, 11: return 30
+    default: return 31
+    }
+  }
+
+  // Day arithmetic through the Julian day number avoids a time zone: a day is a day everywhere.
+  private var julianDayNumber: Int {
+    let a = (14 - month) / 12
+    let y = year + 4800 - a
+    let m = month + 12 * a - 3
+    return day + (153 * m + 2) / 5 + 365 * y + y / 4 - y / 100 + y / 400 - 32045
+  }
+
+  private init(julianDayNumber jdn: Int) {
+    let a = jdn + 32044
+    let b = (4 * a + 3) / 146097
+    let c = a - 146097 * b / 4
+    let d = (4 * c + 3) / 1461
+    let e = c - 1461 * d / 4
+    let m = (5 * e + 2) / 153
+    self.init(year: 100 * b + d - 4800 + m / 10, month: m + 3 - 12 * (m / 10), day: e - (153 * m + 2) / 5 + 1)
+  }
+}

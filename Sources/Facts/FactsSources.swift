@@ -1,0 +1,22 @@
+/// What day facts are read from: the configured repositories and the settings that decide which commits count
+/// and on which day.
+public struct FactsSources: Sendable {
+  public var repositories: [RepositoryEntry]
+  /// Emails whose commits count; empty means each repository's own `user.email`.
+  public var authors: [String]
+  public var includeMerges: Bool
+  public var calendar: JournalCalendar
+  /// Where line statistics and recent windows are cached between runs; nil computes everything afresh.
+  public var cacheDirectory: String?
+
+  public init(
+    repositories: [RepositoryEntry], authors: [String], includeMerges: Bool, calendar: JournalCalendar,
+    cacheDirectory: String?
+  ) {
+    self.repositories = repositories
+    self.authors = authors
+    self.includeMerges = includeMerges
+    self.calendar = calendar
+    self.cacheDirectory = cacheDirectory
+  }
+}

@@ -1,0 +1,25 @@
+import Foundation
+
+/// One configured repository.
+public struct RepositoryEntry: Equatable, Sendable {
+  public var name: String
+  public var path: String
+  public var isPrivate: Bool
+
+  public init(name: String, path: String, isPrivate: Bool) {
+    self.name = name
+    self.path = path
+    self.isPrivate = isPrivate
+  }
+
+  /// The folder's name, or for a bare `x.git` repository `x`. Control characters (a newline in a folder's
+  /// name) become spaces: a config subsection cannot hold them.
+  public static func defaultName(forPath path: String) -> String {
+    var name = (path as NSString).lastPathComponent
+    if name == ".git" { name = ((path as NSString).deletingLastPathComponent as NSString).lastPathComponent }
+    if name.hasSuffix(".git") && name.count > 4 { name.removeLast(4) }
+    name = String(
+      String.UnicodeScalarView(name.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
+    return name.isEmpty ? "repository" : name
+  }
+}

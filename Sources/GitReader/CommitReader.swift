@@ -1,0 +1,189 @@
+import Foundation
+import Support
+
+/// Reads the commits one repository contributes to a span of time, with their line statistics.
+struct CommitReader {
+  let repository: Repository
+  let authors: AuthorFilter
+  let includeMerges: Bool
+  let statsCache: StatsCache
+  let tipTimes: TipTimes
+  var windowCache = WindowCache(folder: nil)
+  /// Threads that compute line statistics; each opens its own libgit2 handle.
+  var workers = ProcessResources.activeProcessorCount
+
+  /// Below this many commits to diff, starting more threads costs more than it saves.
+  static let parallelThreshold = 64
+
+  /// Commits reachable from the local branches or HEAD whose author time lies in `start..<end` (seconds since
+  /// 1970), each once, rebased or cherry-picked copies folded into one, ordered by id. The walk stops soon after
+  /// it passes `start`, so the cost follows the span asked for, not the history.
+  ///
+  /// A short span starts from the window cache: unchanged tips give its records as they are, and tips that
+  /// moved forward (a commit, a merge, a fetch) are walked only down to the old tips.
+  func commits(authoredFrom start: Int64?, to end: Int64?) throws(GitError) -> [CommitRecord] {
+    let tips = try repository.tipIDs()
+    var key: WindowCache.Key?
+    if let start, let end, end - start <= WindowCache.longestSpan, windowCache.isEnabled {
+      key = WindowCache.Key(
+        start: start, end: end, authors: authors, includeMerges: includeMerges, mailmap: repository.mailmapSources())
+    }
+    var folded = FoldedCommits()
+    var isComplete = false
+    if let key, let cached = windowCache.window(for: key) {
+      if Set(cached.tips) == Set(tips) { return cached.commits.map(\.record) }
+      for commit in cached.commits { folded.add(commit, isNew: false) }
+      isComplete = try walk(from: tips, covered: Set(cached.tips), authoredFrom: start, to: end, into: &folded)
+    }
+    if !isComplete {
+      folded = FoldedCommits()
+      try walk(from: tips, covered: [], authoredFrom: start, to: end, into: &folded)
+    }
+    let commits = try withStats(folded)
+    if let key { windowCache.store(WindowCache.Window(tips: tips, commits: commits), for: key) }
+    return commits.map(\.record)
+  }
+
+  /// Adds the commits reachable from `tips` in the span to `folded`, without going below the `covered` ids
+  /// (tips whose history `folded` already holds). Returns false when a covered id that is no longer a tip was
+  /// not reached: a branch was reset or deleted, and what `folded` held may no longer be reachable.
+  @discardableResult
+  private func walk(
+    from tips: [ObjectID], covered: Set<ObjectID>, authoredFrom start: Int64?, to end: Int64?,
+    into folded: inout FoldedCommits
+  ) throws(GitError) -> Bool {
+    let mailmap = repository.mailmap()
+    // The walk stops by committer time, which is never earlier than the author time unless the author date was
+    // set by hand into the future (GIT_AUTHOR_DATE=2100-...): a span that has not begun yet is walked whole.
+    let stopBefore = start.flatMap { $0 > Int64(Date().timeIntervalSince1970) ? nil : $0 }
+    let walk = try HistoryWalk(
+      repository: repository, tips: tips, stopBefore: stopBefore, tipTimes: tipTimes, covered: covered)
+    tipTimes.save(keeping: tips)
+    while let commit = try walk.next() {
+      folded.trees[commit.id] = (commit.treeID, commit.parentID(0))
+      let isMerge = commit.parentCount > 1
+      if isMerge && !includeMerges { continue }
+      let author = commit.author(mailmap: mailmap)
+      if let start, author.time < start { continue }
+      if let end, author.time >= end { continue }
+      guard authors.includes(email: author.email) else { continue }
+      let record = CommitRecord(
+        id: commit.id.hex, authorName: author.name, authorEmail: author.email, authoredAt: author.time,
+        authorOffsetMinutes: author.offsetMinutes, subject: commit.subject, isMerge: isMerge, stats: .zero)
+      folded.add(WindowCache.Commit(record: record, committed: commit.committerTime), isNew: true)
+    }
+    let tipSet = Set(tips)
+    return covered.allSatisfy { tipSet.contains($0) || walk.hasReached($0) }
+  }
+
+  /// The kept commits ordered by id, each new one with its line statistics (from the cache, else computed).
+  private func withStats(_ folded: FoldedCommits) throws(GitError) -> [WindowCache.Commit] {
+    var commits = folded.kept.values.map(\.commit).sorted { $0.record.id < $1.record.id }
+    var toDiff: [(index: Int, id: ObjectID)] = []
+    for (index, commit) in commits.enumerated() {
+      // Like `git log`, a merge shows no diff of its own.
+      guard folded.kept[commit.record.copyKey]!.isNew, !commit.record.isMerge,
+        let id = ObjectID(hex: commit.record.id)
+      else { continue }
+      if let cached = statsCache.stats(for: id, authoredAt: commit.record.authoredAt) {
+        commits[index].record.stats = cached
+      } else {
+        toDiff.append((index, id))
+      }
+    }
+
+    // In history order: a commit and its parent share most of their trees and blobs, which the worker that
+    // diffs both then still holds (see `RecentObjects`).
+    toDiff.sort { commits[$0.index].committed > commits[$1.index].committed }
+    let computed = try diffStats(of: toDiff.map { folded.diffTarget(of: $0.id) })
+    for ((index, id), stats) in zip(toDiff, computed) {
+      commits[index].record.stats = stats
+      statsCache.store(stats, for: id, authoredAt: commits[index].record.authoredAt)
+    }
+    statsCache.flush()
+    return commits
+  }
+
+  /// Line statistics of `targets`, in order: on this thread for a few, spread over `workers` threads for many.
+  /// Workers take runs of neighbouring commits, so each keeps the locality of the order it was given.
+  private func diffStats(of targets: [DiffTarget]) throws(GitError) -> [DiffStats] {
+    let threads = min(workers, targets.count / Self.parallelThreshold + 1)
+    guard threads > 1 else {
+      return try targets.map { target throws(GitError) in try repository.diffStats(of: target) }
+    }
+    let results = ParallelResults(count: targets.count)
+    let path = repository.gitDirectory
+    DispatchQueue.concurrentPerform(iterations: threads) { _ in
+      do throws(GitError) {
+        let handle = try Repository.open(at: path)
+        handle.recentObjects = RecentObjects()
+        while let run = results.nextRun(length: Self.parallelThreshold) {
+          for index in run { results.set(index, try handle.diffStats(of: targets[index])) }
+        }
+      } catch {
+        results.fail(error)
+      }
+    }
+    return try results.values()
+  }
+}
+
+/// One commit per copy key: a rebased or cherry-picked copy replaces the kept one when it was committed later
+/// (ties: the smaller id), so the choice never depends on the order commits are met.
+struct FoldedCommits {
+  /// `isNew`: met by this walk rather than taken from the window cache, so its statistics are still to be read.
+  private(set) var kept: [CommitRecord.CopyKey: (commit: WindowCache.Commit, isNew: Bool)] = [:]
+  /// The tree and first parent of every commit the walk read, so that diffs need not read the commits again.
+  var trees: [ObjectID: (tree: ObjectID, firstParent: ObjectID?)] = [:]
+
+  /// What to diff for `id`: both trees when the walk saw the commit and its parent, else the commit alone.
+  func diffTarget(of id: ObjectID) -> DiffTarget {
+    guard let (tree, parent) = trees[id] else { return .commit(id) }
+    guard let parent else { return .trees(new: tree, old: nil) }
+    guard let parentTree = trees[parent]?.tree else { return .commit(id) }
+    return .trees(new: tree, old: parentTree)
+  }
+
+  mutating func add(_ commit: WindowCache.Commit, isNew: Bool) {
+    let key = commit.record.copyKey
+    if let other = kept[key]?.commit,
+      (other.committed, commit.record.id) >= (commit.committed, other.record.id)
+    {
+      return
+    }
+    kept[key] = (commit, isNew)
+  }
+}
+
+/// Slots that parallel workers fill, each index by one worker. `@unchecked Sendable`: every access goes
+/// through `lock`.
+private final class ParallelResults: @unchecked Sendable {
+  private let lock = NSLock()
+  private var slots: [DiffStats]
+  private var failure: GitError?
+
+  private var next = 0
+
+  init(count: Int) { slots = Array(repeating: .zero, count: count) }
+
+  /// The next indexes to compute, nil when all are taken or a worker failed.
+  func nextRun(length: Int) -> Range<Int>? {
+    lock.withLock {
+      guard failure == nil, next < slots.count else { return nil }
+      let run = next..<min(next + length, slots.count)
+      next = run.upperBound
+      return run
+    }
+  }
+
+  func set(_ index: Int, _ stats: DiffStats) { lock.withLock { slots[index] = stats } }
+
+  func fail(_ error: GitError) { lock.withLock { failure = failure ?? error } }
+
+  func values() throws(GitError) -> [DiffStats] {
+    lock.lock()
+    defer { lock.unlock() }
+    if let failure { throw failure }
+    return slots
+  }
+}

@@ -1,0 +1,168 @@
+import CLibgit2
+import Foundation
+import Support
+
+/// An open libgit2 repository. Not thread-safe: use one per task and copy what you need into value types.
+package final class Repository {
+  let pointer: OpaquePointer
+  /// Set by a worker that diffs many commits in a row (see `RecentObjects`).
+  var recentObjects: RecentObjects?
+
+  private init(pointer: OpaquePointer) {
+    self.pointer = pointer
+  }
+
+  deinit {
+    git_repository_free(pointer)
+  }
+
+  /// Opens the repository at exactly `path` (its working tree or its git dir), without searching upwards and
+  /// without reading git's hook environment (GIT_DIR and friends belong to whichever repository is committing).
+  package static func open(at path: String) throws(GitError) -> Repository {
+    LibGit2.ensureInitialized()
+    var handle: OpaquePointer?
+    try check(
+      git_repository_open_ext(&handle, path, GIT_REPOSITORY_OPEN_NO_SEARCH.rawValue, nil), "git_repository_open_ext")
+    // libgit2 checks every config file (system, global, the repository's) for changes each time it reads a
+    // setting, which it does for most reference and object reads: a dozen stat calls per file per repository
+    // in a hook. gitjournal only reads, so one snapshot taken at open serves the whole run.
+    var snapshot: OpaquePointer?
+    if git_repository_config_snapshot(&snapshot, handle) == 0, let snapshot {
+      git_repository_set_config(handle, snapshot)
+      git_config_free(snapshot)
+    }
+    return Repository(pointer: handle!)
+  }
+
+  /// The working tree (or, for a bare repository, the git dir) of the repository that contains `path`.
+  package static func discover(from path: String) -> String? {
+    containing(path)?.root
+  }
+
+  /// The repository that contains `path`, opened once.
+  package static func containing(_ path: String) -> Repository? {
+    LibGit2.ensureInitialized()
+    var buffer = git_buf()
+    defer { git_buf_dispose(&buffer) }
+    guard git_repository_discover(&buffer, path, 0, nil) == 0, let found = buffer.ptr else { return nil }
+    return try? Repository.open(at: String(cString: found))
+  }
+
+  /// The working tree, or the git dir of a bare repository: how the config names a repository.
+  package var root: String { workingDirectory ?? gitDirectory }
+
+  package var isBare: Bool { git_repository_is_bare(pointer) == 1 }
+  /// True when there are no commits yet. libgit2's `git_repository_is_empty` says so only when HEAD names the
+  /// initial branch it expects (init.defaultBranch, else master), so a `git init -b main` repository looked
+  /// non-empty: an unborn HEAD with no branch is empty too.
+  var isEmpty: Bool {
+    if git_repository_is_empty(pointer) == 1 { return true }
+    return git_repository_head_unborn(pointer) == 1 && ((try? tipIDs()) ?? []).isEmpty
+  }
+  var isShallow: Bool { git_repository_is_shallow(pointer) == 1 }
+
+  /// The git dir, with a trailing slash removed.
+  package var gitDirectory: String { Self.trimmedPath(git_repository_path(pointer)) ?? "" }
+
+  /// The git dir shared by all linked worktrees (where hooks and config live).
+  package var commonDirectory: String { Self.trimmedPath(git_repository_commondir(pointer)) ?? gitDirectory }
+
+  /// The working tree, or nil for a bare repository.
+  package var workingDirectory: String? { Self.trimmedPath(git_repository_workdir(pointer)) }
+
+  private static func trimmedPath(_ cString: UnsafePointer<CChar>?) -> String? {
+    guard let cString else { return nil }
+    var path = String(cString: cString)
+    while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
+    return path
+  }
+
+  /// A string value from the repository's configuration as git reads it (local, global, system).
+  package func configString(_ key: String) -> String? {
+    var config: OpaquePointer?
+    guard git_repository_config_snapshot(&config, pointer) == 0, let config else { return nil }
+    defer { git_config_free(config) }
+    var value: UnsafePointer<CChar>?
+    guard git_config_get_string(&value, config, key) == 0, let value else { return nil }
+    return String(cString: value)
+  }
+
+  /// The commits of every local branch and of HEAD: where a journal walk starts.
+  func tipIDs() throws(GitError) -> [ObjectID] {
+    var tips: Set<ObjectID> = []
+    var iterator: OpaquePointer?
+    try check(git_reference_iterator_glob_new(&iterator, pointer, "refs/heads/*"), "git_reference_iterator_glob_new")
+    defer { git_reference_iterator_free(iterator) }
+    var reference: OpaquePointer?
+    while true {
+      let code = git_reference_next(&reference, iterator)
+      if code == GIT_ITEROVER.rawValue { break }
+      try check(code, "git_reference_next")
+      defer { git_reference_free(reference) }
+      if let id = Self.peeledCommitID(reference) { tips.insert(id) }
+    }
+    var head: OpaquePointer?
+    if git_repository_head(&head, pointer) == 0 {
+      defer { git_reference_free(head) }
+      if let id = Self.peeledCommitID(head) { tips.insert(id) }
+    }
+    // Unordered: the walk orders commits itself.
+    return Array(tips)
+  }
+
+  /// The id a branch points at, read from the reference alone: loading thousands of tip commits just to
+  /// learn that they are old would cost most of a hook in a repository with many branches. A branch that
+  /// does not point at a commit is dropped later, when the walk reads it.
+  private static func peeledCommitID(_ reference: OpaquePointer?) -> ObjectID? {
+    if git_reference_type(reference) == GIT_REFERENCE_DIRECT {
+      return git_reference_target(reference).map { ObjectID($0.pointee) }
+    }
+    var resolved: OpaquePointer?
+    guard git_reference_resolve(&resolved, reference) == 0, let resolved else { return nil }
+    defer { git_reference_free(resolved) }
+    return git_reference_target(resolved).map { ObjectID($0.pointee) }
+  }
+
+  /// The id HEAD points at, or nil when HEAD is unborn.
+  package func headCommitID() -> ObjectID? {
+    var oid = git_oid()
+    guard git_reference_name_to_id(&oid, pointer, "HEAD") == 0 else { return nil }
+    return ObjectID(oid)
+  }
+
+  func commit(_ id: ObjectID) throws(GitError) -> Commit {
+    var handle: OpaquePointer?
+    var raw = id.raw
+    try check(git_commit_lookup(&handle, pointer, &raw), "git_commit_lookup")
+    return Commit(pointer: handle!)
+  }
+
+  /// What the mailmap is read from, outside the commits: the working tree's `.mailmap` and the file named by
+  /// `mailmap.file`, with their contents, and `mailmap.blob`.
+  func mailmapSources() -> String {
+    var text = ""
+    let files = [workingDirectory.map { $0 + "/.mailmap" }, configString("mailmap.file")].compactMap { $0 }
+    for file in files {
+      let contents = FileManager.default.contents(atPath: file).map { String(decoding: $0, as: UTF8.self) }
+      text += "file \(file)\n\(contents ?? "(none)")\n"
+    }
+    text += "blob \(configString("mailmap.blob") ?? "(none)")\n"
+    return text
+  }
+
+  /// The repository's mailmap (.mailmap, mailmap.file, mailmap.blob), or nil when it cannot be read.
+  func mailmap() -> Mailmap? {
+    var handle: OpaquePointer?
+    guard git_mailmap_from_repository(&handle, pointer) == 0, let handle else { return nil }
+    return Mailmap(pointer: handle)
+  }
+}
+
+/// A mailmap handle; freed with the object.
+final class Mailmap {
+  let pointer: OpaquePointer
+
+  init(pointer: OpaquePointer) { self.pointer = pointer }
+
+  deinit { git_mailmap_free(pointer) }
+}

@@ -1,0 +1,24 @@
+import Support
+
+/// Why a configured repository was skipped. Each is reported in one line; the other repositories go on.
+public enum RepositoryProblem: Error, Equatable, Sendable, CustomStringConvertible {
+  case missing
+  case notARepository
+  case empty
+  case shallow
+  case noIdentity
+  case unreadable(String)
+
+  public var description: String {
+    switch self {
+    case .missing: return "the folder does not exist; fix the path with 'gitjournal repos' or remove it"
+    case .notARepository: return "not a git repository; fix the path with 'gitjournal repos' or remove it"
+    case .empty: return "it has no commits yet"
+    case .shallow:
+      return "it is a shallow clone, so its history is incomplete; run 'git fetch --unshallow' there"
+    case .noIdentity:
+      return "no author email is known; set journal.author in the gitjournal config or user.email in git"
+    case .unreadable(let reason): return "cannot be read: \(reason)"
+    }
+  }
+}

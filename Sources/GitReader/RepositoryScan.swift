@@ -1,0 +1,68 @@
+import Foundation
+import Support
+
+/// Opens one configured repository, checks that it can be journaled, and reads its commits for a span.
+package struct RepositoryScan {
+  /// The repository's folder as configured.
+  let path: String
+  /// Emails from the config; empty means the repository's own `user.email`.
+  let configuredAuthors: [String]
+  /// Overrides everything when true (`--all-authors`).
+  let allAuthors: Bool
+  let includeMerges: Bool
+  /// Where computed line statistics are kept between runs; nil to compute everything afresh.
+  let cacheDirectory: String?
+  /// Whether a short span may come from the window cache (see `WindowCache`).
+  var reusesWindows = false
+
+  package init(
+    path: String, configuredAuthors: [String], allAuthors: Bool, includeMerges: Bool, cacheDirectory: String?,
+    reusesWindows: Bool
+  ) {
+    self.path = path
+    self.configuredAuthors = configuredAuthors
+    self.allAuthors = allAuthors
+    self.includeMerges = includeMerges
+    self.cacheDirectory = cacheDirectory
+    self.reusesWindows = reusesWindows
+  }
+
+  package func commits(authoredFrom start: Int64?, to end: Int64?) throws(RepositoryProblem) -> [CommitRecord] {
+    var isFolder: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {
+      throw .missing
+    }
+    let repository: Repository
+    do {
+      repository = try Repository.open(at: path)
+    } catch {
+      throw error.isNotFound ? .notARepository : .unreadable(error.message)
+    }
+    if repository.isEmpty { throw .empty }
+    if repository.isShallow { throw .shallow }
+
+    let authors: AuthorFilter
+    if allAuthors {
+      authors = .everyone
+    } else if !configuredAuthors.isEmpty {
+      authors = .matching(configuredAuthors)
+    } else if let email = repository.configString("user.email"), !email.isEmpty {
+      authors = .matching([email])
+    } else {
+      throw .noIdentity
+    }
+
+    do {
+      let folder = cacheDirectory.map {
+        StatsCache.folder(cacheDirectory: $0, commonDirectory: repository.commonDirectory)
+      }
+      let reader = CommitReader(
+        repository: repository, authors: authors, includeMerges: includeMerges,
+        statsCache: StatsCache(folder: folder), tipTimes: TipTimes(folder: folder),
+        windowCache: WindowCache(folder: reusesWindows ? folder : nil))
+      return try reader.commits(authoredFrom: start, to: end)
+    } catch {
+      throw .unreadable(error.message)
+    }
+  }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import Support
+
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Line statistics already computed, kept on disk: commits never change, so a commit is diffed once.
+///
+/// One folder per repository under `${XDG_CACHE_HOME:-~/.cache}/gitjournal/stats-v1/`, one file per month of
+/// author time (UTC), lines of `<id> <files> <insertions> <deletions>`. The hook reads only the current
+/// month of each repository. New lines are appended with one `write` each, so concurrent writers never
+/// interleave; a damaged line is ignored and recomputed.
+final class StatsCache {
+  private let folder: String?
+  private var months: [Int: [ObjectID: DiffStats]] = [:]
+  private var pending: [Int: String] = [:]
+
+  /// `folder` nil disables the cache (nothing read or written).
+  init(folder: String?) { self.folder = folder }
+
+  /// The cache folder of the repository whose common git dir is `commonDirectory`.
+  static func folder(cacheDirectory: String, commonDirectory: String) -> String {
+    cacheDirectory + "/stats-v1/" + ContentHash.hex(of: commonDirectory).prefix(16)
+  }
+
+  func stats(for id: ObjectID, authoredAt: Int64) -> DiffStats? {
+    let month = Self.month(of: authoredAt)
+    if months[month] == nil { months[month] = load(month) }
+    return months[month]?[id]
+  }
+
+  func store(_ stats: DiffStats, for id: ObjectID, authoredAt: Int64) {
+    let month = Self.month(of: authoredAt)
+    months[month, default: [:]][id] = stats
+    pending[month, default: ""] += "\(id.hex) \(stats.filesChanged) \(stats.insertions) \(stats.deletions)\n"
+  }
+
+  /// Appends what was computed since the last flush. A cache that cannot be written only costs time.
+  func flush() {
+    guard let folder, !pending.isEmpty, (try? makeFolders(folder)) != nil else { return }
+    for (month, text) in pending {
+      let descriptor = open(path(month, in: folder), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+      guard descriptor >= 0 else { continue }
+      _ = text.utf8CString.withUnsafeBytes { write(descriptor, $0.baseAddress!, $0.count - 1) }
+      close(descriptor)
+    }
+    pending = [:]
+  }
+
+  /// Months are numbered `year * 12 + month - 1` of the UTC author time.
+  static func month(of seconds: Int64) -> Int {
+    var time = time_t(clamping: seconds)
+    var parts = tm()
+    guard gmtime_r(&time, &parts) != nil else { return 0 }
+    return (Int(parts.tm_year) + 1900) * 12 + Int(parts.tm_mon)
+  }
+
+  private func path(_ month: Int, in folder: String) -> String {
+    let year = month / 12
+    let number = month % 12 + 1
+    return folder + "/\(year)-\(number < 10 ? "0" : "")\(number).tsv"
+  }
+
+  private func load(_ month: Int) -> [ObjectID: DiffStats] {
+    guard let folder else { return [:] }
+    var entries: [ObjectID: DiffStats] = [:]
+    RecordFile.forEachRecord(in: path(month, in: folder), fields: 3) { id, numbers in
+      entries[id] = DiffStats(filesChanged: Int(numbers[0]), insertions: Int(numbers[1]), deletions: Int(numbers[2]))
+    }
+    return entries
+  }
+}

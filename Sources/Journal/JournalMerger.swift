@@ -1,0 +1,113 @@
+import Facts
+import Foundation
+import GitReader
+import Support
+
+/// Puts a freshly rendered page into an existing journal file without touching what belongs to the user.
+///
+/// The file is the user's except for the managed block (between the marker lines) and gitjournal's own
+/// front-matter keys. The end marker carries a checksum of the block as written; a block whose content no
+/// longer matches was edited by hand, and that text is kept below the block instead of being replaced away.
+public enum JournalMerger {
+  static let beginMarker = "<!-- gitjournal:begin (generated from your commits; edits here move below the block) -->"
+  package static let beginPrefix = "<!-- gitjournal:begin"
+  package static let endPrefix = "<!-- gitjournal:end"
+
+  /// The new file text. `existing` is nil when there is no file yet.
+  public static func merge(page: JournalPage, into existing: String?, day: Day) -> String {
+    let block = renderBlock(page.blockBody)
+    let fresh = renderFrontMatter(page.frontMatter, userLines: []) + "\n" + page.title + "\n\n" + block + "\n"
+    // A file that is exactly what gitjournal would write holds no text of the user's: nothing to merge.
+    guard let existing, !existing.isEmpty, existing != fresh else { return fresh }
+
+    let (frontMatterLines, bodyText) = splitFrontMatter(existing)
+    let frontMatter = renderFrontMatter(page.frontMatter, userLines: frontMatterLines ?? [])
+    var lines = Self.lines(of: bodyText)
+
+    if let found = findBlock(in: lines) {
+      // A file saved with CRLF line endings still holds the block as written.
+      let oldBody = lines[(found.begin + 1)..<found.end].map { $0.hasSuffix("\r") ? String($0.dropLast()) : $0 }
+        .joined(separator: "\n")
+      var replacement = Self.lines(of: block)
+      if checksum(in: lines[found.end]) != ContentHash.hex(of: oldBody).prefix(12) && oldBody != page.blockBody {
+        replacement += [
+          "", "<!-- gitjournal: the text below was edited inside the generated block and kept here on \(day) -->",
+        ]
+        replacement += lines[(found.begin + 1)..<found.end]
+      }
+      lines.replaceSubrange(found.begin...found.end, with: replacement)
+      return frontMatter + lines.joined(separator: "\n")
+    }
+
+    // A file without a block keeps all its text; the block goes at the end.
+    var body = bodyText
+    if !body.isEmpty && body.unicodeScalars.last != "\n" { body += "\n" }
+    if !body.isEmpty { body += "\n" }
+    return frontMatter + body + block + "\n"
+  }
+
+  static func renderBlock(_ body: String) -> String {
+    let checksum = ContentHash.hex(of: body).prefix(12)
+    return beginMarker + "\n" + body + "\n" + endPrefix + " checksum=\(checksum) -->"
+  }
+
+  /// The managed block: a begin marker line followed by an end marker line, the begin nearest to the end.
+  static func findBlock(in lines: [String]) -> (begin: Int, end: Int)? {
+    var begin: Int?
+    for (index, line) in lines.enumerated() {
+      let trimmed = line.trimmingWhitespace()
+      if trimmed.hasPrefix(beginPrefix) && trimmed.hasSuffix("-->") {
+        begin = index
+      } else if trimmed.hasPrefix(endPrefix) && trimmed.hasSuffix("-->"), let begin {
+        return (begin, index)
+      }
+    }
+    return nil
+  }
+
+  private static func checksum(in endLine: String) -> Substring? {
+    guard let range = endLine.range(of: "checksum=") else { return nil }
+    return endLine[range.upperBound...].prefix { $0.isHexDigit }
+  }
+
+  /// Splits `---` front matter (its inner lines) from the rest of the text.
+  static func splitFrontMatter(_ text: String) -> (lines: [String]?, body: String) {
+    guard text.hasPrefix("---\n") || text.hasPrefix("---\r\n") else { return (nil, text) }
+    let lines = Self.lines(of: text)
+    for index in 1..<lines.count {
+      let line = lines[index].trimmingWhitespace()
+      if line == "---" || line == "..." {
+        let inner = Array(lines[1..<index])
+        let body = lines[(index + 1)...].joined(separator: "\n")
+        return (inner, body)
+      }
+    }
+    return (nil, text)
+  }
+
+  /// The text's lines, split at each line feed with any carriage return left on its line. Swift reads "\r\n" as
+  /// one Character, so splitting at the Character "\n" would leave the lines of a CRLF file unsplit.
+  static func lines(of text: some StringProtocol) -> [String] {
+    text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map {
+      String(decoding: $0, as: UTF8.self)
+    }
+  }
+
+  /// gitjournal's keys get their new values in place; every other line stays as the user wrote it.
+  static func renderFrontMatter(_ owned: [(key: String, value: String)], userLines: [String]) -> String {
+    var values = Dictionary(owned.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
+    var lines: [String] = []
+    for line in userLines {
+      if let colon = line.firstIndex(of: ":"), !line.hasPrefix(" "), !line.hasPrefix("\t") {
+        let key = String(line[..<colon])
+        if let value = values.removeValue(forKey: key) {
+          lines.append("\(key): \(value)")
+          continue
+        }
+      }
+      lines.append(line)
+    }
+    for (key, _) in owned { if let value = values[key] { lines.append("\(key): \(value)") } }
+    return "---\n" + lines.map { $0 + "\n" }.joined() + "---\n"
+  }
+}

@@ -1,0 +1,52 @@
+import Facts
+import GitReader
+import Support
+
+/// What gitjournal writes for one day: the front-matter values it owns, the title of a new file and the body
+/// of the managed block.
+public struct JournalPage: Equatable, Sendable {
+  /// Front-matter keys owned by gitjournal, in the order they are written. Other keys are the user's.
+  public static let frontMatterKeys = ["date", "commits", "projects", "insertions", "deletions"]
+
+  public let frontMatter: [(key: String, value: String)]
+  public let title: String
+  /// The managed block's lines, without the markers.
+  public let blockBody: String
+
+  public static func == (lhs: JournalPage, rhs: JournalPage) -> Bool {
+    lhs.frontMatter.map(\.key) == rhs.frontMatter.map(\.key)
+      && lhs.frontMatter.map(\.value) == rhs.frontMatter.map(\.value)
+      && lhs.title == rhs.title && lhs.blockBody == rhs.blockBody
+  }
+
+  /// Renders a day. `narrative` is the model's sentence, already guarded; it sits above the factual line.
+  public init(facts: DayFacts, narrative: String?, calendar: JournalCalendar) {
+    let stats = facts.stats
+    frontMatter = [
+      ("date", facts.day.description),
+      ("commits", String(facts.commitCount)),
+      ("projects", String(facts.projectCount)),
+      ("insertions", String(stats.insertions)),
+      ("deletions", String(stats.deletions)),
+    ]
+    title = "# " + calendar.title(of: facts.day)
+
+    var lines: [String] = []
+    if let narrative, !narrative.isEmpty {
+      lines += [MarkdownText.inline(narrative), ""]
+    }
+    var factual = facts.factualLine
+    if !facts.isEmpty { factual += ", +\(stats.insertions) -\(stats.deletions)" }
+    lines.append(factual)
+    for project in facts.projects {
+      lines += ["", "## " + MarkdownText.inline(project.name), ""]
+      for commit in project.commits {
+        let shortID = String(commit.id.prefix(7))
+        let change = commit.isMerge ? "merge" : "+\(commit.stats.insertions) -\(commit.stats.deletions)"
+        lines.append(
+          "- \(calendar.clockTime(commit.authoredAt)) \(MarkdownText.inline(commit.subject)) (`\(shortID)`, \(change))")
+      }
+    }
+    blockBody = lines.joined(separator: "\n")
+  }
+}

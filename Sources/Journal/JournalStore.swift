@@ -1,0 +1,63 @@
+import Facts
+import Foundation
+import GitReader
+import Support
+
+/// The journal folder: one markdown file per day, each rewritten under the journal lock.
+public struct JournalStore: Sendable {
+  public let directory: String
+  let lockPath: String
+
+  public init(directory: String, lockPath: String) {
+    self.directory = directory
+    self.lockPath = lockPath
+  }
+
+  public enum Outcome: Equatable, Sendable {
+    case created, updated, unchanged
+    /// Nothing to journal and no file to update: no file is made.
+    case nothingToWrite
+  }
+
+  /// When a write reaches the disk.
+  public enum Durability: Sendable {
+    /// Synced before the write returns.
+    case immediate
+    /// For a batch of many files (`rebuild`): a new file is synced by `syncAll()` at the end of the batch, one
+    /// sync instead of thousands. A file that exists may hold the user's notes and is still synced at once.
+    case batched
+  }
+
+  public func path(of day: Day) -> String { directory + "/\(day).md" }
+
+  /// Makes every batched write durable.
+  public func syncAll() {
+    AtomicFile.syncFileSystem(containing: directory)
+  }
+
+  /// Runs `body` holding the journal lock, so that what it reads and writes is not interleaved with another
+  /// gitjournal process. Writes inside it go through the `LockedJournalStore` it is given.
+  public func locked<T: Sendable>(_ body: (LockedJournalStore) async throws -> T) async throws -> T {
+    try makeFolders((lockPath as NSString).deletingLastPathComponent)
+    let lock = try FileLock.acquire(at: lockPath)
+    defer { withExtendedLifetime(lock) {} }
+    return try await body(LockedJournalStore(store: self))
+  }
+
+  /// Writes `page` into the day's file, taking the lock for this one file, keeping the user's text.
+  @discardableResult
+  public func write(
+    _ page: JournalPage, for day: Day, isEmpty: Bool, durability: Durability = .immediate
+  ) throws(SystemError) -> Outcome {
+    if isEmpty && !FileManager.default.fileExists(atPath: path(of: day)) { return .nothingToWrite }
+    try makeFolders((lockPath as NSString).deletingLastPathComponent)
+    let lock = try FileLock.acquire(at: lockPath)
+    defer { withExtendedLifetime(lock) {} }
+    return try LockedJournalStore(store: self).write(page, for: day, isEmpty: isEmpty, durability: durability)
+  }
+
+  /// The day's file as it is on disk, or nil.
+  public func read(_ day: Day) throws(SystemError) -> String? {
+    try AtomicFile.read(path(of: day))
+  }
+}

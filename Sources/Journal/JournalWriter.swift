@@ -1,0 +1,46 @@
+import Facts
+import Support
+
+/// Writes day files from facts and, when there is one, the model's sentence: the one way data reaches the
+/// journal. It never reads repositories and never asks the model; it is given both.
+public struct JournalWriter: Sendable {
+  public let store: JournalStore
+  public let calendar: JournalCalendar
+
+  public init(store: JournalStore, calendar: JournalCalendar) {
+    self.store = store
+    self.calendar = calendar
+  }
+
+  /// A day as it was written.
+  public struct WrittenDay: Sendable {
+    public let facts: DayFacts
+    public let sentence: String?
+    public let outcome: JournalStore.Outcome
+  }
+
+  /// Writes one day, taking the journal lock for it.
+  @discardableResult
+  public func write(
+    _ facts: DayFacts, sentence: String?, durability: JournalStore.Durability = .immediate
+  ) throws(SystemError) -> WrittenDay {
+    let outcome = try store.write(
+      page(facts, sentence: sentence), for: facts.day, isEmpty: facts.isEmpty, durability: durability)
+    return WrittenDay(facts: facts, sentence: sentence, outcome: outcome)
+  }
+
+  /// Writes one day while the caller holds the journal lock (`store.locked`).
+  @discardableResult
+  public func write(
+    _ facts: DayFacts, sentence: String?, in locked: LockedJournalStore,
+    durability: JournalStore.Durability = .immediate
+  ) throws(SystemError) -> WrittenDay {
+    let outcome = try locked.write(
+      page(facts, sentence: sentence), for: facts.day, isEmpty: facts.isEmpty, durability: durability)
+    return WrittenDay(facts: facts, sentence: sentence, outcome: outcome)
+  }
+
+  private func page(_ facts: DayFacts, sentence: String?) -> JournalPage {
+    JournalPage(facts: facts, narrative: facts.isEmpty ? nil : sentence, calendar: calendar)
+  }
+}

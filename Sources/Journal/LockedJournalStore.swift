@@ -1,0 +1,31 @@
+import Facts
+import Foundation
+import Support
+
+/// The journal folder while this process holds the journal lock: only `JournalStore` makes one, so a write
+/// that needs the lock cannot be called without it.
+public struct LockedJournalStore: Sendable {
+  let store: JournalStore
+
+  /// Writes `page` into the day's file, keeping the user's text. Days with no commits only update a file that
+  /// exists. A killed writer's temporary file is removed by the next write of that day.
+  @discardableResult
+  public func write(
+    _ page: JournalPage, for day: Day, isEmpty: Bool, durability: JournalStore.Durability = .immediate
+  ) throws(SystemError) -> JournalStore.Outcome {
+    let file = store.path(of: day)
+    AtomicFile.removeLockedLeftover(besides: file)
+    let existing = try AtomicFile.read(file)
+    if isEmpty && existing == nil { return .nothingToWrite }
+    try makeFolders(store.directory)
+    let merged = JournalMerger.merge(page: page, into: existing, day: day)
+    if merged == existing { return .unchanged }
+    try AtomicFile.write(merged, to: file, durable: durability == .immediate || existing != nil, holdingLock: true)
+    return existing == nil ? .created : .updated
+  }
+
+  /// The day's file as it is on disk, or nil.
+  public func read(_ day: Day) throws(SystemError) -> String? {
+    try store.read(day)
+  }
+}

@@ -1,0 +1,44 @@
+import Facts
+import GitReader
+import Support
+
+/// Makes untrusted text (commit subjects, project names) safe to place inside one markdown line: it can
+/// neither end the line, open a comment that looks like a marker, inject HTML, nor open a code span.
+package enum MarkdownText {
+  static func inline(_ text: String) -> String {
+    // Most subjects are printable ASCII with nothing to escape: they are returned as they are.
+    let needsNoEscaping = text.utf8.allSatisfy { byte in
+      byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "&") && byte != UInt8(ascii: "<")
+        && byte != UInt8(ascii: ">") && byte != UInt8(ascii: "`") && byte != UInt8(ascii: "\\")
+    }
+    if needsNoEscaping { return text }
+    var result = ""
+    result.reserveCapacity(text.utf8.count)
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "&": result += "&amp;"
+      case "<": result += "&lt;"
+      case ">": result += "&gt;"
+      case "`": result += "\\`"
+      case "\\": result += "\\\\"
+      case "\t": result += " "
+      default:
+        let isControl =
+          scalar.isASCII ? scalar.value < 0x20 || scalar.value == 0x7F : scalar.properties.generalCategory == .control
+        if isControl || scalar == "\u{2028}" || scalar == "\u{2029}" {
+          result += "\u{FFFD}"
+        } else {
+          result.unicodeScalars.append(scalar)
+        }
+      }
+    }
+    return result
+  }
+
+  /// A name for a terminal: control characters (escape sequences included) become U+FFFD.
+  package static func terminalSafe(_ text: String) -> String {
+    String(
+      String.UnicodeScalarView(
+        text.unicodeScalars.map { $0.properties.generalCategory == .control ? "\u{FFFD}" : $0 }))
+  }
+}

@@ -1,0 +1,95 @@
+import Facts
+import Foundation
+import GitReader
+import Support
+
+/// A local model server that can write the day's sentence. The rest of gitjournal does not know which
+/// server answers.
+public protocol NarrativeEngine: Sendable {
+  /// A quick check that the server is up, bounded by the health timeout.
+  func isAvailable() async -> Bool
+  /// One generation, bounded by the generation timeout. Throws `NarrativeError` on any failure.
+  func write(system: String, prompt: String) async throws -> String
+}
+
+/// Why no sentence could be had; logged, never shown as a failure of the journal.
+public enum NarrativeError: Error, CustomStringConvertible, Equatable, Sendable {
+  case remoteRefused(host: String)
+  case unavailable(String)
+  case server(status: Int, message: String)
+  case invalidAnswer(String)
+  case rejected(String)
+
+  public var description: String {
+    switch self {
+    case .remoteRefused(let host):
+      return
+        "refusing to send the prompt to \(host), which is not this machine; set narrative.allowRemote = true to allow it"
+    case .unavailable(let reason): return "the model server is unavailable: \(reason)"
+    case .server(let status, let message): return "the model server answered \(status): \(message)"
+    case .invalidAnswer(let reason): return "the model server's answer could not be read: \(reason)"
+    case .rejected(let reason): return "the sentence was rejected: \(reason)"
+    }
+  }
+}
+
+/// Shared HTTP plumbing for the JSON engines.
+package struct JSONEndpoint: Sendable {
+  let baseURL: URL
+  let client = HTTPClient()
+
+  package init(baseURL: String, allowRemote: Bool) throws(NarrativeError) {
+    guard let url = URL(string: baseURL), let host = url.host else {
+      throw .unavailable("'\(baseURL)' is not a valid URL")
+    }
+    guard allowRemote || Self.isLoopback(host) else { throw .remoteRefused(host: host) }
+    self.baseURL = url
+  }
+
+  /// Loopback by name or literal address; decided without any DNS query, so nothing leaves the machine.
+  static func isLoopback(_ host: String) -> Bool {
+    var name = host.lowercased()
+    if name.hasPrefix("[") && name.hasSuffix("]") { name = String(name.dropFirst().dropLast()) }
+    if name == "localhost" || name == "::1" || name == "0:0:0:0:0:0:0:1" { return true }
+    let octets = name.split(separator: ".", omittingEmptySubsequences: false)
+    return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
+  }
+
+  func url(_ path: String) -> URL {
+    var base = baseURL.absoluteString
+    while base.hasSuffix("/") { base.removeLast() }
+    return URL(string: base + path)!
+  }
+
+  package func get(_ path: String, timeout: Double) async throws -> HTTPClient.Response {
+    try await client.send(method: "GET", url: url(path), timeout: timeout)
+  }
+
+  /// POSTs `body` as JSON; a non-2xx answer becomes `NarrativeError.server` with the server's own message.
+  func post(_ path: String, body: [String: Any], timeout: Double) async throws -> [String: Any] {
+    let data = try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
+    let response: HTTPClient.Response
+    do {
+      response = try await client.send(method: "POST", url: url(path), body: data, timeout: timeout)
+    } catch let failure as HTTPClient.Failure {
+      throw NarrativeError.unavailable(failure.description)
+    }
+    let object = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any]
+    guard (200..<300).contains(response.status) else {
+      throw NarrativeError.server(status: response.status, message: Self.errorMessage(object, body: response.body))
+    }
+    guard let object else {
+      throw NarrativeError.invalidAnswer(
+        "not a JSON object: \(String(decoding: response.body.prefix(80), as: UTF8.self))")
+    }
+    return object
+  }
+
+  /// Ollama says `{"error": "text"}`, OpenAI-compatible servers `{"error": {"message": "text"}}`.
+  static func errorMessage(_ object: [String: Any]?, body: Data) -> String {
+    if let text = object?["error"] as? String { return text }
+    if let nested = object?["error"] as? [String: Any], let text = nested["message"] as? String { return text }
+    let snippet = String(decoding: body.prefix(120), as: UTF8.self).replacingOccurrences(of: "\n", with: " ")
+    return snippet.isEmpty ? "no details" : snippet
+  }
+}

@@ -1,0 +1,150 @@
+import Facts
+import Foundation
+import GitReader
+import Support
+
+/// Gets the day's sentence when it can be had and returns nil otherwise: no server, a slow or broken one,
+/// a pause after a failure, or an answer the guard rejects. Nothing here is an error for the journal.
+public actor Narrator {
+  private let engine: any NarrativeEngine
+  private let cache: SentenceCache
+  private let backoff: Backoff
+  private let retryDelay: Double
+  private let now: @Sendable () -> Date
+  private let log: @Sendable (String) -> Void
+  private var healthCheck: Task<Bool, Never>?
+  /// The pause after a failure, also kept here in case the state folder cannot be written.
+  private var pausedUntil: Date?
+  /// Counts of requests this narrator made, for `rebuild`'s summary.
+  public private(set) var generations = 0
+
+  init(
+    engine: any NarrativeEngine, cache: SentenceCache, backoff: Backoff, retryDelay: Double,
+    now: @escaping @Sendable () -> Date, log: @escaping @Sendable (String) -> Void
+  ) {
+    self.engine = engine
+    self.cache = cache
+    self.backoff = backoff
+    self.retryDelay = retryDelay
+    self.now = now
+    self.log = log
+  }
+
+  /// A narrator for the configured engine, or nil when the engine is off or cannot be used (a remote URL
+  /// without allowRemote: logged once).
+  public static func make(
+    settings: NarrativeSettings, environment: Environment, log: @escaping @Sendable (String) -> Void
+  ) -> Narrator? {
+    guard let engine = NarrativeEngines.make(settings: settings, environment: environment, log: log) else { return nil }
+    return Narrator(
+      engine: engine, cache: SentenceCache(cacheDirectory: environment.cacheDirectory, settings: settings),
+      backoff: NarrativeEngines.backoff(settings: settings, environment: environment),
+      retryDelay: settings.retryDelay, now: environment.now, log: log)
+  }
+
+  /// The cached sentence for these facts, without any request.
+  public nonisolated func cachedSentence(for facts: DayFacts, calendar: JournalCalendar) -> String? {
+    facts.isEmpty ? nil : cache.sentence(signature: facts.signature(calendar: calendar))
+  }
+
+  /// True while a failure's pause is in force.
+  public nonisolated func isBackingOff() -> Bool { backoff.current(now: now()) != nil }
+
+  /// Seconds until the pause after a failure ends, or nil when there is none.
+  public nonisolated func pauseRemaining() -> Double? {
+    backoff.current(now: now()).map { $0.until.timeIntervalSince(now()) }
+  }
+
+  /// The sentence for `facts`: from the cache, or from the model when it is up and not paused.
+  public func sentence(for facts: DayFacts, calendar: JournalCalendar) async -> String? {
+    guard !facts.isEmpty else { return nil }
+    let signature = facts.signature(calendar: calendar)
+    if let cached = cache.sentence(signature: signature) { return cached }
+    if backoff.current(now: now()) != nil { return nil }
+    if let pausedUntil, now() < pausedUntil { return nil }
+    guard await isServerUp() else { return nil }
+
+    let prompt = Prompt(facts: facts, calendar: calendar)
+    let raw: String
+    do {
+      generations += 1
+      raw = try await engine.write(system: prompt.system, prompt: prompt.user)
+    } catch is CancellationError {
+      return nil
+    } catch {
+      if Task.isCancelled { return nil }
+      fail("\(facts.day): \(error)")
+      return nil
+    }
+    switch SentenceGuard.check(raw, prompt: prompt.user) {
+    case .accepted(let sentence):
+      try? cache.store(sentence, signature: signature)
+      return sentence
+    case .rejected(let reason):
+      log("\(facts.day): sentence rejected, \(reason): \(raw.prefix(200).replacingOccurrences(of: "\n", with: " "))")
+      return nil
+    }
+  }
+
+  /// One health check per process, shared by concurrent callers. Cancelling the caller that started it cancels its
+  /// request; a cancelled check says nothing about the server, so it is neither kept nor a reason to pause.
+  private func isServerUp() async -> Bool {
+    if let healthCheck { return await healthCheck.value }
+    let engine = self.engine
+    let check = Task { await engine.isAvailable() }
+    healthCheck = check
+    let isUp = await withTaskCancellationHandler {
+      await check.value
+    } onCancel: {
+      check.cancel()
+    }
+    if check.isCancelled {
+      if healthCheck == check { healthCheck = nil }
+      return false
+    }
+    if !isUp {
+      fail(
+        engine is OllamaEngine
+          ? "the model server did not answer its health check (GET /api/tags); if it is llama-server or LM Studio, "
+            + "set narrative.engine = openai"
+          : "the model server did not answer its health check (GET /v1/models)")
+    }
+    return isUp
+  }
+
+  private func fail(_ reason: String) {
+    backoff.pause(for: retryDelay, reason: reason, now: now())
+    pausedUntil = now().addingTimeInterval(retryDelay)
+    // The next try, after the pause, checks the server afresh.
+    healthCheck = nil
+    log("\(reason); no request to the model server for \(Int(retryDelay)) s")
+  }
+}
+
+/// Builds the configured engine.
+package enum NarrativeEngines {
+  static func make(
+    settings: NarrativeSettings, environment: Environment, log: @Sendable (String) -> Void
+  ) -> (any NarrativeEngine)? {
+    guard settings.engine != .off else { return nil }
+    let endpoint: JSONEndpoint
+    do {
+      endpoint = try JSONEndpoint(
+        baseURL: settings.baseURL(environment: environment), allowRemote: settings.allowRemote)
+    } catch {
+      log(error.description)
+      return nil
+    }
+    switch settings.engine {
+    case .ollama: return OllamaEngine(endpoint: endpoint, settings: settings)
+    case .openai: return OpenAIEngine(endpoint: endpoint, settings: settings)
+    case .off: return nil
+    }
+  }
+
+  package static func backoff(settings: NarrativeSettings, environment: Environment) -> Backoff {
+    Backoff(
+      stateDirectory: environment.stateDirectory,
+      server: "\(settings.engine.rawValue) \(settings.baseURL(environment: environment))")
+  }
+}

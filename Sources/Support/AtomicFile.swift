@@ -1,0 +1,124 @@
+import CSystem
+import Foundation
+
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Whole-file writes that readers see as either the old or the new file, never a mix: a temporary file in
+/// the same folder, fsync, rename over the target, fsync of the folder.
+package enum AtomicFile {
+  static let temporaryMarker = ".gitjournal-tmp-"
+  /// The temporary file's suffix for writers that hold the journal lock: only one of them writes at a time, so
+  /// a fixed name is safe, and a killed writer's leftover is overwritten by the next write of that file.
+  static let lockedSuffix = "locked"
+
+  /// Writes `text` to `path`. A symlinked file is written through to its target; the file gets `mode`, or
+  /// keeps its permissions when it exists (0644 for a new file). `durable` false skips the fsyncs (caches, or
+  /// a batch that syncs once at its end): the rename still keeps readers from seeing half a file, but a crash
+  /// may leave the file empty. `holdingLock`: the caller holds the journal lock (see `lockedSuffix`).
+  package static func write(
+    _ text: String, to path: String, mode requestedMode: mode_t? = nil, durable: Bool = true,
+    holdingLock: Bool = false
+  ) throws(SystemError) {
+    let target = resolveSymlinks(path)
+    let folder = (target as NSString).deletingLastPathComponent
+    let temporary = temporaryPath(of: target, suffix: holdingLock ? lockedSuffix : String(getpid()))
+
+    var mode: mode_t = 0o644
+    var info = stat()
+    if stat(target, &info) == 0 { mode = info.st_mode & 0o7777 }
+    if let requestedMode { mode = requestedMode }
+
+    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+    // Errors name the folder or the file the user knows, never the temporary file.
+    guard descriptor >= 0 else { throw SystemError("create a file in", path: folder) }
+    var failure: SystemError?
+    var bytes = Array(text.utf8)
+    var offset = 0
+    while offset < bytes.count && failure == nil {
+      let written = bytes.withUnsafeMutableBytes {
+        systemWrite(descriptor, $0.baseAddress! + offset, $0.count - offset)
+      }
+      if written < 0 {
+        if errno != EINTR { failure = SystemError("write", path: target) }
+      } else {
+        offset += written
+      }
+    }
+    // open() applies the umask; the mode asked for is the mode wanted.
+    if failure == nil && fchmod(descriptor, mode) != 0 { failure = SystemError("set permissions of", path: target) }
+    if durable && failure == nil && fsync(descriptor) != 0 { failure = SystemError("sync", path: target) }
+    if close(descriptor) != 0 && failure == nil { failure = SystemError("close", path: target) }
+    if failure == nil && rename(temporary, target) != 0 { failure = SystemError("replace", path: target) }
+    if let failure {
+      unlink(temporary)
+      throw failure
+    }
+    if durable { syncFolder(folder) }
+  }
+
+  /// Removes the temporary file a killed lock-holding writer may have left beside `path`. Call while holding
+  /// the journal lock.
+  package static func removeLockedLeftover(besides path: String) {
+    unlink(temporaryPath(of: resolveSymlinks(path), suffix: lockedSuffix))
+  }
+
+  private static func temporaryPath(of target: String, suffix: String) -> String {
+    let folder = (target as NSString).deletingLastPathComponent
+    return folder + "/." + (target as NSString).lastPathComponent + temporaryMarker + suffix
+  }
+
+  /// Flushes everything written to the file system that holds `folder` (after a batch of writes that were not
+  /// durable one by one).
+  package static func syncFileSystem(containing folder: String) {
+    let descriptor = open(folder, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return }
+    _ = gitjournal_sync_file_system(descriptor)
+    close(descriptor)
+  }
+
+  /// Reads a file as UTF-8 (invalid bytes replaced), or nil when it does not exist.
+  package static func read(_ path: String) throws(SystemError) -> String? {
+    guard let handle = FileHandle(forReadingAtPath: path) else {
+      if errno == ENOENT || access(path, F_OK) != 0 { return nil }
+      throw SystemError("read", path: path)
+    }
+    defer { try? handle.close() }
+    do {
+      let data = try handle.readToEnd() ?? Data()
+      return String(decoding: data, as: UTF8.self)
+    } catch {
+      throw SystemError("read", path: path, errorNumber: EIO)
+    }
+  }
+
+  private static func resolveSymlinks(_ path: String) -> String {
+    var resolved = path
+    for _ in 0..<32 {
+      guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: resolved) else { break }
+      resolved =
+        destination.hasPrefix("/")
+        ? destination
+        : ((resolved as NSString).deletingLastPathComponent as NSString).appendingPathComponent(destination)
+    }
+    return resolved
+  }
+
+  private static func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+      Glibc.write(descriptor, buffer, count)
+    #else
+      Darwin.write(descriptor, buffer, count)
+    #endif
+  }
+
+  private static func syncFolder(_ folder: String) {
+    let descriptor = open(folder, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return }
+    fsync(descriptor)
+    close(descriptor)
+  }
+}

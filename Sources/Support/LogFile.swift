@@ -1,0 +1,32 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A log under `${XDG_STATE_HOME:-~/.local/state}/gitjournal/`: `hook.log` for the hooks, which must stay
+/// quiet (the terminal gets one line pointing here), `narrative.log` for the model's sentences.
+package struct LogFile: Sendable {
+  package let path: String
+  /// Past this size the log is moved to `<name>.1`, so it never grows without bound.
+  static let maximumBytes = 512 * 1024
+
+  package static func hook(stateDirectory: String) -> LogFile { LogFile(path: stateDirectory + "/hook.log") }
+  package static func narrative(stateDirectory: String) -> LogFile { LogFile(path: stateDirectory + "/narrative.log") }
+
+  /// Appends timestamped lines; a log that cannot be written is not worth failing a hook for.
+  package func append(_ lines: [String], now: Date) {
+    guard !lines.isEmpty, (try? makeFolders((path as NSString).deletingLastPathComponent)) != nil else { return }
+    var info = stat()
+    if stat(path, &info) == 0 && Int(info.st_size) > Self.maximumBytes { rename(path, path + ".1") }
+    let stamp = ISO8601DateFormatter().string(from: now)
+    let text = lines.map { "\(stamp) \($0.replacingOccurrences(of: "\n", with: " "))\n" }.joined()
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else { return }
+    defer { close(descriptor) }
+    // One write per call: O_APPEND keeps lines from concurrent hooks whole.
+    _ = text.utf8CString.withUnsafeBytes { write(descriptor, $0.baseAddress!, $0.count - 1) }
+  }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+
+@testable import CLI
+@testable import Facts
+@testable import GitReader
+@testable import Journal
+@testable import Narrative
+@testable import Support
+
+/// Day arithmetic and parsing, checked against Foundation's Gregorian calendar.
+@Suite struct DayTests {
+  @Test func parsesOnlyRealDays() {
+    for valid in ["2026-03-10", "2024-02-29", "2000-02-29", "1999-12-31", "0001-01-01", "9999-12-31"] {
+      #expect(Day(iso: valid)?.description == valid, "\(valid)")
+    }
+    for invalid in [
+      "2026-02-29", "1900-02-29", "2026-04-31", "2026-13-01", "2026-00-10", "2026-01-00", "2026-1-10", "26-01-10",
+      "2026/01/10", "２０２６-01-10", " 2026-01-10", "2026-01-10 ", "", "today",
+    ] {
+      #expect(Day(iso: invalid) == nil, "\(invalid)")
+    }
+  }
+
+  @Test func arithmeticAgreesWithFoundation() throws {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = try #require(TimeZone(identifier: "UTC"))
+    var random = SeededGenerator(seed: 7)
+    let origin = Day(year: 1970, month: 1, day: 1)
+    let journal = JournalCalendar(timeZone: calendar.timeZone)
+    for _ in 0..<400 {
+      let offset = Int.random(in: -40_000...40_000, using: &random)
+      let day = origin.adding(days: offset)
+      let date = Date(timeIntervalSince1970: TimeInterval(offset) * 86_400)
+      let parts = calendar.dateComponents([.year, .month, .day, .weekday], from: date)
+      #expect([day.year, day.month, day.day] == [parts.year, parts.month, parts.day])
+      #expect(origin.distance(to: day) == offset)
+      #expect(day.adding(days: -offset) == origin)
+      #expect(Day(iso: day.description) == day)
+      let weekday = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"][parts.weekday! - 1]
+      #expect(journal.title(of: day).hasPrefix(weekday + ", "), "\(day)")
+      #expect(journal.day(containing: Int64(offset) * 86_400 + 43_200) == day)
+    }
+  }
+
+  @Test func codableAsText() throws {
+    let day = Day(year: 2026, month: 3, day: 10)
+    let data = try JSONEncoder().encode([day])
+    #expect(String(decoding: data, as: UTF8.self) == "[\"2026-03-10\"]")
+    #expect(try JSONDecoder().decode([Day].self, from: data) == [day])
+    #expect(throws: DecodingError.self) { try JSONDecoder().decode([Day].self, from: Data("[\"2026-02-30\"]".utf8)) }
+  }
+
+  @Test func windowsTileTheTimeline() throws {
+    // Consecutive days share their boundary, in zones with and without daylight saving and with a day start.
+    for (zone, start) in [("UTC", 0), ("Europe/Paris", 150), ("America/Santiago", 0), ("Australia/Lord_Howe", 90)] {
+      let calendar = JournalCalendar(timeZone: try #require(TimeZone(identifier: zone)), dayStartMinutes: start)
+      var day = Day(year: 2026, month: 1, day: 1)
+      for _ in 0..<366 {
+        let window = calendar.window(of: day)
+        #expect(window.end == calendar.window(of: day.adding(days: 1)).start, "\(zone) \(day)")
+        #expect((22 * 3600...26 * 3600).contains(window.end - window.start), "\(zone) \(day)")
+        #expect(calendar.day(containing: window.start) == day, "\(zone) \(day)")
+        #expect(calendar.day(containing: window.end - 1) == day, "\(zone) \(day)")
+        day = day.adding(days: 1)
+      }
+    }
+  }
+}

@@ -1,0 +1,214 @@
+import Foundation
+import Testing
+
+@testable import CLI
+@testable import Facts
+@testable import GitReader
+@testable import Journal
+@testable import Narrative
+@testable import Support
+
+/// The hook never fails or disturbs the git command: odd paths, concurrent commits, a missing binary and a
+/// broken repository.
+@Suite struct HookRobustnessTests {
+  let world: HookWorld
+
+  init() throws {
+    world = try HookWorld()
+  }
+
+  /// A folder name every shell quoting mistake trips over.
+  static let awkwardName = #"it's "quoted" $HOME `touch pwned` & ; dir"#
+
+  @Test func pathsWithShellMetacharacters() throws {
+    let repository = try world.makeRepository("code/" + Self.awkwardName)
+    // The hook records the binary's path: put the binary in an awkward folder too, and off PATH, so only a
+    // correctly quoted path reaches it.
+    let binary = try world.copyBinary(to: "bin " + Self.awkwardName + "/gitjournal")
+    let marker = world.scratch.path("foreign ran")
+    let foreign = repository + "/.git/hooks/post-commit"
+    try Data("#!/bin/sh\necho ran >> \(HookWorld.shellQuoted(marker))\n".utf8).write(to: URL(fileURLWithPath: foreign))
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: foreign)
+
+    let installed = try world.gitjournal("install", in: repository, binary: binary)
+    try #require(installed.status == 0, "\(installed.hookTestSummary)")
+    #expect(world.configuredPaths() == [repository])
+    let hook = try String(contentsOfFile: foreign, encoding: .utf8)
+    #expect(hook.contains(HookScript.shellQuoted(binary)))
+
+    let commit = try world.commit(in: repository, "Commit in an awkward folder")
+    #expect(commit.standardError.isEmpty, "\(commit.standardError)")
+    let journal = try #require(world.journal(commit.day), "the hook did not reach the binary")
+    #expect(HookWorld.count(commit.journalID, in: journal) == 1)
+    #expect(FileManager.default.contents(atPath: marker) == Data("ran\n".utf8), "the chained hook did not run once")
+    // Nothing was executed out of the folder names.
+    #expect(!HookWorld.exists(repository + "/pwned"))
+    #expect(!HookWorld.exists(world.home + "/pwned"))
+
+    let removed = try world.gitjournal("uninstall", in: repository, binary: binary)
+    #expect(removed.status == 0, "\(removed.hookTestSummary)")
+    #expect(try String(contentsOfFile: foreign, encoding: .utf8).contains("echo ran"))
+    #expect(world.configuredPaths().isEmpty)
+  }
+
+  @Test func concurrentCommitsInFourRepositories() throws {
+    let names = ["alpha", "beta", "gamma", "delta"]
+    // One author instant for all: every commit lands in the same day's file whenever the test runs.
+    let authorDate = HookWorld.gitDate(Date())
+    var repositories: [String] = []
+    var day = ""
+    for name in names {
+      let repository = try world.makeRepository("code/" + name)
+      try #require(try world.gitjournal("install", in: repository).status == 0)
+      day = try world.commit(in: repository, "\(name) initial", authorDate: authorDate).day
+      repositories.append(repository)
+    }
+
+    // The user's notes around the managed block.
+    let file = world.journalDirectory + "/\(day).md"
+    var lines = try String(contentsOfFile: file, encoding: .utf8).components(separatedBy: "\n")
+    let begin = try #require(lines.firstIndex { $0.hasPrefix(JournalMerger.beginPrefix) })
+    lines.insert(contentsOf: ["Notes before the block: standup at 10.", ""], at: begin)
+    try Data((lines.joined(separator: "\n") + "\nNotes after the block: call the bank.\n").utf8).write(
+      to: URL(fileURLWithPath: file))
+
+    let script = "for i in 1 2 3 4 5; do git commit -q --allow-empty -m \"$0 commit $i\" || exit 1; done"
+    var environment = world.environment
+    environment["GIT_AUTHOR_DATE"] = authorDate
+    let processes = try zip(names, repositories).map { name, repository in
+      try Subprocess("/bin/sh", ["-c", script, name], environment: environment, currentDirectory: repository)
+    }
+    for (name, process) in zip(names, processes) {
+      let result = try process.wait()
+      #expect(result.status == 0, "\(name): \(result.hookTestSummary)")
+      #expect(result.standardError.isEmpty, "\(name): \(result.standardError)")
+    }
+
+    let journal = try #require(world.journal(day))
+    var total = 0
+    for repository in repositories {
+      let ids = try world.revisions("HEAD", in: repository)
+      #expect(ids.count == 6)
+      for id in ids {
+        total += 1
+        #expect(HookWorld.count("`\(id.prefix(7))`", in: journal) == 1, "\(id) not listed once in\n\(journal)")
+      }
+    }
+    #expect(total == 24)
+    #expect(journal.contains("commits: 24\n"), "\(journal)")
+    #expect(HookWorld.count("Notes before the block: standup at 10.\n", in: journal) == 1)
+    #expect(HookWorld.count("Notes after the block: call the bank.\n", in: journal) == 1)
+    let notesBefore = try #require(journal.range(of: "Notes before the block"))
+    let notesAfter = try #require(journal.range(of: "Notes after the block"))
+    let blockBegin = try #require(journal.range(of: JournalMerger.beginPrefix))
+    let blockEnd = try #require(journal.range(of: JournalMerger.endPrefix))
+    #expect(notesBefore.upperBound < blockBegin.lowerBound)
+    #expect(blockEnd.upperBound < notesAfter.lowerBound)
+    #expect(HookWorld.count(JournalMerger.beginPrefix, in: journal) == 1)
+    let leftovers = world.journalFolderNames().filter { $0.contains(AtomicFile.temporaryMarker) }
+    #expect(leftovers.isEmpty, "temporary files left: \(leftovers)")
+    #expect(!HookWorld.exists(world.hookLogPath), "the hook logged problems")
+  }
+
+  /// The concurrency test above rarely hits the window in which one hook has read the repositories and
+  /// another writes before it: here that window is forced open. While the test holds the journal lock, a hook
+  /// runs for repository A, and repository B gets a commit whose own hook does not run; when the lock is
+  /// released, A's hook must write what the repositories hold then, B's commit included, not what it may have
+  /// read before it had the lock.
+  @Test func hookReadsTheRepositoriesWhileHoldingTheJournalLock() throws {
+    let first = try world.makeRepository("code/first")
+    let second = try world.makeRepository("code/second")
+    for repository in [first, second] {
+      try #require(try world.gitjournal("install", in: repository).status == 0)
+      try world.commit(in: repository, "Initial commit")
+    }
+
+    let lockPath = world.home + "/.local/state/gitjournal/journal.lock"
+    let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    try #require(descriptor >= 0)
+    defer { close(descriptor) }
+    try #require(flock(descriptor, LOCK_EX) == 0)
+    let blocked = try Subprocess(
+      Subprocess.gitExecutable, ["commit", "--allow-empty", "-m", "Commit in the first repository"],
+      environment: world.environment, currentDirectory: first)
+    // Time for the hook to read the repositories, if it does so before taking the lock.
+    Thread.sleep(forTimeInterval: 0.5)
+    let committed = Result {
+      try world.commit(
+        in: second, "Commit whose hook does not run", configuration: ["core.hooksPath": world.scratch.path("no-hooks")])
+    }
+    flock(descriptor, LOCK_UN)
+    let result = try blocked.wait()
+    let unhooked = try committed.get()
+    #expect(result.status == 0)
+    #expect(result.standardError.isEmpty, "\(result.standardError)")
+
+    let blockedCommit = try world.describe("HEAD", in: first)
+    let journal = try #require(world.journal(blockedCommit.day))
+    #expect(HookWorld.count(blockedCommit.journalID, in: journal) == 1)
+    if unhooked.day == blockedCommit.day {
+      #expect(
+        HookWorld.count(unhooked.journalID, in: journal) == 1,
+        "the hook wrote what it read before it held the lock:\n\(journal)")
+    }
+  }
+
+  @Test func hookIsQuietWhenTheBinaryIsGone() throws {
+    let repository = try world.makeRepository("code/app")
+    let binary = try world.copyBinary(to: "opt/gitjournal/gitjournal")
+    let installed = try world.gitjournal("install", in: repository, binary: binary)
+    try #require(installed.status == 0, "\(installed.hookTestSummary)")
+    let hook = repository + "/.git/hooks/post-commit"
+    try #require(try String(contentsOfFile: hook, encoding: .utf8).contains(binary))
+    try FileManager.default.removeItem(atPath: binary)
+    for folder in world.searchPath.split(separator: ":") {
+      try #require(!HookWorld.exists(folder + "/gitjournal"), "a gitjournal is on PATH in \(folder)")
+    }
+
+    let commit = try world.gitResult(["commit", "--allow-empty", "-m", "After removing gitjournal"], in: repository)
+    #expect(commit.status == 0)
+    #expect(commit.standardError.isEmpty, "\(commit.standardError)")
+    let amend = try world.gitResult(["commit", "--amend", "--allow-empty", "-m", "Amended"], in: repository)
+    #expect(amend.status == 0)
+    #expect(amend.standardError.isEmpty, "\(amend.standardError)")
+
+    // git ignores a post-commit's status; other callers of the hook do not: it must exit 0 too.
+    for (name, arguments) in [("post-commit", [String]()), ("post-rewrite", ["rebase"])] {
+      let direct = try world.run(repository + "/.git/hooks/" + name, arguments, in: repository)
+      #expect(direct.status == 0, "\(name): \(direct.hookTestSummary)")
+      #expect(direct.standardOutput.isEmpty && direct.standardError.isEmpty, "\(name): \(direct.hookTestSummary)")
+    }
+  }
+
+  @Test func brokenRepositoryAmongTheConfiguredOnes() throws {
+    var repositories: [String: String] = [:]
+    for name in ["app", "gone", "docs"] {
+      let repository = try world.makeRepository("code/" + name)
+      try #require(try world.gitjournal("install", in: repository).status == 0)
+      repositories[name] = repository
+    }
+    let docs = try world.commit(in: repositories["docs"]!, "Document the hook")
+    try world.commit(in: repositories["gone"]!, "Soon deleted")
+    try world.commit(in: repositories["app"]!, "First app commit")
+    try FileManager.default.removeItem(atPath: repositories["gone"]!)
+
+    let commit = try world.commit(in: repositories["app"]!, "Commit while a repository is missing")
+    #expect(commit.status == 0)
+    let errorLines = commit.standardError.split(separator: "\n", omittingEmptySubsequences: false).filter {
+      !$0.isEmpty
+    }
+    #expect(errorLines.count <= 1, "\(commit.standardError)")
+    let journal = try #require(world.journal(commit.day))
+    #expect(HookWorld.count(commit.journalID, in: journal) == 1)
+    if docs.day == commit.day {
+      #expect(HookWorld.count(docs.journalID, in: journal) == 1, "the other healthy repository was dropped")
+    }
+
+    let log = try #require(
+      FileManager.default.contents(atPath: world.hookLogPath).map { String(decoding: $0, as: UTF8.self) },
+      "no hook log at \(world.hookLogPath)")
+    #expect(log.contains(repositories["gone"]!), "\(log)")
+    #expect(log.contains("does not exist"), "\(log)")
+    if let line = errorLines.first { #expect(line.contains(world.hookLogPath), "\(line)") }
+  }
+}

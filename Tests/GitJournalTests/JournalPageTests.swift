@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+
+@testable import CLI
+@testable import Facts
+@testable import GitReader
+@testable import Journal
+@testable import Narrative
+@testable import Support
+
+/// How a day is rendered into a journal file.
+@Suite struct JournalPageTests {
+  /// The whole file for a known day, as a golden text: any change to the format shows here first.
+  @Test func renderedFileIsStable() {
+    let facts = DayFacts(
+      day: JournalFixtures.day,
+      projects: [
+        ProjectFacts(
+          name: "web", path: "/code/web", isPrivate: false,
+          commits: [
+            CommitRecord(
+              id: "b" + String(repeating: "2", count: 39), authorName: "Ada", authorEmail: "ada@example.com",
+              authoredAt: 1_773_162_000, authorOffsetMinutes: 60, subject: "Merge branch 'x'", isMerge: true,
+              stats: .zero),
+            CommitRecord(
+              id: "a" + String(repeating: "1", count: 39), authorName: "Ada", authorEmail: "ada@example.com",
+              authoredAt: 1_773_133_500, authorOffsetMinutes: 60, subject: "Use <main> & `x`", isMerge: false,
+              stats: DiffStats(filesChanged: 2, insertions: 10, deletions: 3)),
+          ]),
+        ProjectFacts(
+          name: "api", path: "/code/api", isPrivate: true,
+          commits: [
+            CommitRecord(
+              id: "c" + String(repeating: "3", count: 39), authorName: "Ada", authorEmail: "ada@example.com",
+              authoredAt: 1_773_140_000, authorOffsetMinutes: 0, subject: "Secret work", isMerge: false,
+              stats: DiffStats(filesChanged: 1, insertions: 1, deletions: 0))
+          ]),
+      ])
+    let page = JournalPage(facts: facts, narrative: "A *busy* day\non the web.", calendar: JournalFixtures.calendar)
+    let expected = """
+      ---
+      date: 2026-03-10
+      commits: 3
+      projects: 2
+      insertions: 11
+      deletions: 3
+      ---
+
+      # Tuesday, 10 March 2026
+
+      <!-- gitjournal:begin (generated from your commits; edits here move below the block) -->
+      A *busy* day\u{FFFD}on the web.
+
+      3 commits across 2 projects, +11 -3
+
+      ## api
+
+      - 10:53 Secret work (`c333333`, +1 -0)
+
+      ## web
+
+      - 09:05 Use &lt;main&gt; &amp; \\`x\\` (`a111111`, +10 -3)
+      - 17:00 Merge branch 'x' (`b222222`, merge)
+      <!-- gitjournal:end checksum=\(ContentHash.hex(of: page.blockBody).prefix(12)) -->
+
+      """
+    #expect(JournalMerger.merge(page: page, into: nil, day: JournalFixtures.day) == expected)
+  }
+
+  @Test func anEmptyDaySaysSo() {
+    let page = JournalPage(
+      facts: DayFacts(day: JournalFixtures.day, projects: []), narrative: nil, calendar: JournalFixtures.calendar)
+    #expect(page.blockBody == "No commits")
+    #expect(page.frontMatter.map(\.value) == ["2026-03-10", "0", "0", "0", "0"])
+  }
+}

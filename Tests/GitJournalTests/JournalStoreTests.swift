@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+
+@testable import CLI
+@testable import Facts
+@testable import GitReader
+@testable import Journal
+@testable import Narrative
+@testable import Support
+
+/// Writing journal files: through symlinks, keeping permissions, cleaning up after killed writers.
+@Suite struct JournalStoreTests {
+  let scratch: ScratchDirectory
+  let store: JournalStore
+  let page = JournalFixtures.page(subjects: ["One"])
+  let day = JournalFixtures.day
+
+  init() throws {
+    scratch = try ScratchDirectory("gitjournal-store")
+    store = JournalStore(directory: scratch.path("journal"), lockPath: scratch.path("state/journal.lock"))
+  }
+
+  @Test func writesThroughASymlinkAndKeepsPermissions() throws {
+    try scratch.write("Synced notes.\n", to: "synced/2026-03-10.md")
+    let target = scratch.path("synced/2026-03-10.md")
+    chmod(target, 0o600)
+    try scratch.makeFolder("journal")
+    try FileManager.default.createSymbolicLink(
+      atPath: store.path(of: day), withDestinationPath: "../synced/2026-03-10.md")
+
+    #expect(try store.write(page, for: day, isEmpty: false) == .updated)
+    #expect(try FileManager.default.destinationOfSymbolicLink(atPath: store.path(of: day)) == "../synced/2026-03-10.md")
+    let text = try #require(scratch.read("synced/2026-03-10.md"))
+    #expect(text.contains("Synced notes.\n"))
+    #expect(text.contains(page.blockBody))
+    var info = stat()
+    #expect(stat(target, &info) == 0)
+    #expect(info.st_mode & 0o777 == 0o600)
+    #expect(scratch.allFiles().filter { $0.contains(".gitjournal-tmp-") }.isEmpty)
+  }
+
+  @Test func leftoversOfAKilledWriterAreRemoved() throws {
+    #expect(try store.write(page, for: day, isEmpty: false) == .created)
+    try scratch.write("half a file", to: "journal/.2026-03-10.md.gitjournal-tmp-locked")
+    try scratch.write("someone else's", to: "journal/.2026-03-11.md.gitjournal-tmp-locked")
+    #expect(try store.write(JournalFixtures.page(subjects: ["One", "Two"]), for: day, isEmpty: false) == .updated)
+    #expect(
+      scratch.allFiles() == [
+        "journal/.2026-03-11.md.gitjournal-tmp-locked", "journal/2026-03-10.md", "state/journal.lock",
+      ])
+  }
+
+  @Test func outcomes() throws {
+    let empty = JournalPage(facts: DayFacts(day: day, projects: []), narrative: nil, calendar: JournalFixtures.calendar)
+    #expect(try store.write(empty, for: day, isEmpty: true) == .nothingToWrite)
+    #expect(try store.read(day) == nil)
+    #expect(try store.write(page, for: day, isEmpty: false) == .created)
+    #expect(try store.write(page, for: day, isEmpty: false) == .unchanged)
+    #expect(try store.write(empty, for: day, isEmpty: true) == .updated)
+    #expect(try store.read(day)?.contains("No commits") == true)
+  }
+}

@@ -1,0 +1,186 @@
+import Foundation
+import Testing
+
+@testable import CLI
+@testable import Facts
+@testable import GitReader
+@testable import Journal
+@testable import Narrative
+@testable import Support
+
+/// `rebuild`, `narrate` and `show --json` with the built binary against a loopback model server: the cache
+/// keeps unchanged days from the model, `--no-narrative` asks nothing, a failure pauses every later process.
+@Suite struct NarrativeRebuildTests {
+  let sandbox: JournalSandbox
+  let server: ModelServer
+
+  /// One commit a day on 8, 9 and 10 March 2026, each with a word the prompt of that day alone contains.
+  static let days = [("2026-03-08", "alpha"), ("2026-03-09", "bravo"), ("2026-03-10", "charlie")]
+
+  /// A sentence per day, so that a file holding another day's sentence is caught.
+  static func sentence(for word: String) -> String { "Ada spent the day on the \(word) feature." }
+
+  /// An Ollama that writes the sentence of whichever day the prompt is about.
+  static func dayAwareOllama(failing fault: ServerFault? = nil) -> ModelServer.Script {
+    { request in
+      var behaviour = ModelBehaviour(.ollama, healthFault: fault)
+      if let word = days.map(\.1).first(where: { request.bodyText.contains("Refactor the \($0) module") }) {
+        behaviour.sentence = sentence(for: word)
+      }
+      return behaviour.action(for: request)
+    }
+  }
+
+  init() async throws {
+    (sandbox, server) = try await DedicatedThread.run {
+      let sandbox = try JournalSandbox()
+      let server = try ModelServer(script: Self.dayAwareOllama())
+      let repository = try sandbox.makeRepository("app")
+      for (day, word) in Self.days {
+        try repository.commit(
+          file: "\(word).txt", content: "\(word)\n", message: "Refactor the \(word) module", date: "\(day)T10:00:00Z")
+      }
+      try sandbox.register(repository)
+      try sandbox.configure("narrative.engine", "ollama")
+      try sandbox.configure("narrative.url", server.baseURL)
+      try sandbox.configure("narrative.healthTimeout", "1")
+      try sandbox.configure("narrative.timeout", "2")
+      try sandbox.configure("narrative.retryDelay", "60")
+      return (sandbox, server)
+    }
+  }
+
+  func gitjournal(_ arguments: [String]) throws -> CommandResult {
+    let result = try BinaryRunner.run(arguments, environment: sandbox.binaryEnvironment, currentDirectory: sandbox.home)
+    return CommandResult(
+      status: result.status, standardOutput: result.standardOutput, standardError: result.standardError)
+  }
+
+  func rebuild(_ extra: String...) throws -> CommandResult {
+    try gitjournal(["rebuild", "--since", "2026-03-08", "--until", "2026-03-10"] + extra)
+  }
+
+  /// The first line of the day's managed block: the sentence when there is one, else the factual line.
+  func firstLine(_ day: String) -> String? {
+    sandbox.journalFile(day).flatMap { NarrativeWorld.blockLines($0).first }
+  }
+
+  /// `show <day> --json` from the binary, as a JSON object.
+  func shownNarrative(_ day: String) throws -> Any? {
+    let result = try gitjournal(["show", day, "--json"])
+    guard result.status == 0 else { throw ScratchError("show --json failed: \(result)") }
+    let object = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]
+    return try #require(object)["narrative"]
+  }
+
+  @Test func secondRebuildOfTheSameRangeAsksTheModelNothing() async throws {
+    try await DedicatedThread.run {
+      let first = try rebuild()
+      #expect(first.status == 0, "\(first)")
+      #expect(server.healthRequestCount == 1)
+      #expect(server.generationRequestCount == 3)
+      // Newest day first.
+      let prompts = server.requests(to: "/api/generate").map(\.bodyText)
+      #expect(prompts.map { text in Self.days.map(\.1).first { text.contains($0) } } == ["charlie", "bravo", "alpha"])
+      var files: [String: String] = [:]
+      for (day, word) in Self.days {
+        #expect(firstLine(day) == Self.sentence(for: word))
+        files[day] = sandbox.journalFile(day)
+      }
+
+      let second = try rebuild()
+      #expect(second.status == 0, "\(second)")
+      #expect(server.requests.count == 4, "the second rebuild sent \(server.requests.dropFirst(4).map(\.path))")
+      for (day, _) in Self.days { #expect(sandbox.journalFile(day) == files[day]) }
+    }
+  }
+
+  @Test func rebuildWithoutNarrativeSendsNothing() async throws {
+    try await DedicatedThread.run {
+      let result = try rebuild("--no-narrative")
+      #expect(result.status == 0, "\(result)")
+      #expect(server.requests.isEmpty)
+      #expect(server.connectionCount == 0)
+      for (day, _) in Self.days { #expect(firstLine(day)?.hasPrefix("1 commit in 1 project") == true) }
+      #expect(try shownNarrative("2026-03-10") is NSNull)
+
+      let narrated = try rebuild()
+      #expect(narrated.status == 0, "\(narrated)")
+      #expect(firstLine("2026-03-10") == Self.sentence(for: "charlie"))
+      #expect(try shownNarrative("2026-03-10") as? String == Self.sentence(for: "charlie"))
+      #expect(try shownNarrative("2026-03-11") is NSNull)
+    }
+  }
+
+  /// A failed health check during `rebuild` pauses the model for every later process: the next `rebuild`
+  /// and `narrate` send nothing and say why.
+  @Test func failureInOneProcessSilencesTheNext() async throws {
+    try await DedicatedThread.run {
+      server.setScript(Self.dayAwareOllama(failing: .internalError))
+      let failed = try rebuild()
+      #expect(failed.status == 0, "\(failed)")
+      #expect(server.healthRequestCount == 1)
+      #expect(server.generationRequestCount == 0)
+      #expect(failed.standardError.contains("narrative.log"), "\(failed)")
+      for (day, _) in Self.days { #expect(firstLine(day)?.hasPrefix("1 commit in 1 project") == true) }
+
+      server.setScript(Self.dayAwareOllama())
+      let again = try rebuild()
+      #expect(again.status == 0, "\(again)")
+      #expect(again.standardError.contains("failed recently"), "\(again)")
+      let narrate = try gitjournal(["narrate", "2026-03-10"])
+      #expect(narrate.status == 0, "\(narrate)")
+      #expect(server.requests.count == 1, "sent during the pause: \(server.requests.dropFirst().map(\.path))")
+      #expect(firstLine("2026-03-10")?.hasPrefix("1 commit in 1 project") == true)
+      #expect(try shownNarrative("2026-03-10") is NSNull)
+    }
+  }
+
+  /// `narrate` fills a day's missing sentence in the file and exits.
+  @Test func narrateAddsTheSentenceToTheFile() async throws {
+    try await DedicatedThread.run {
+      _ = try rebuild("--no-narrative")
+      let result = try gitjournal(["narrate", "2026-03-09"])
+      #expect(result.status == 0, "\(result)")
+      #expect(firstLine("2026-03-09") == Self.sentence(for: "bravo"))
+      #expect(firstLine("2026-03-10")?.hasPrefix("1 commit in 1 project") == true)
+      #expect(server.generationRequestCount == 1)
+    }
+  }
+
+  /// A sentence the guard rejects never reaches the file; `narrative.log` says why.
+  @Test func rejectedSentenceLeavesTheFactsAlone() async throws {
+    try await DedicatedThread.run {
+      server.setScript(ModelBehaviour(.ollama, sentence: "Ada pushed 9731 commits before lunch.").script)
+      let result = try rebuild()
+      #expect(result.status == 0, "\(result)")
+      #expect(server.generationRequestCount == 3)
+      for (day, _) in Self.days {
+        #expect(firstLine(day)?.hasPrefix("1 commit in 1 project") == true)
+        #expect(sandbox.journalFile(day)?.contains("9731") == false)
+      }
+      let log = sandbox.scratch.read("home/.local/state/gitjournal/narrative.log") ?? ""
+      #expect(log.contains("rejected") && log.contains("9731"), "narrative.log: \(log)")
+      #expect(try shownNarrative("2026-03-10") is NSNull)
+    }
+  }
+
+  /// `repo.<name>.private = true`: the rebuild's prompts carry that project's counts, never its subjects.
+  @Test func privateRepositoryKeepsItsSubjects() async throws {
+    try await DedicatedThread.run {
+      let secret = try sandbox.makeRepository("client-x")
+      try secret.commit(
+        file: "memo.txt", content: "memo\n", message: "Draft the Initech acquisition memo", date: "2026-03-10T11:00:00Z"
+      )
+      try sandbox.register(secret)
+      try sandbox.configure("repo.client-x.private", "true")
+      let result = try rebuild()
+      #expect(result.status == 0, "\(result)")
+      let bodies = server.requests(to: "/api/generate").map(\.bodyText)
+      #expect(bodies.count == 3)
+      #expect(bodies.contains { $0.contains("client-x") && $0.contains("Refactor the charlie module") })
+      #expect(!bodies.contains { $0.contains("Initech") || $0.contains("acquisition") })
+      #expect(sandbox.journalFile("2026-03-10")?.contains("Draft the Initech acquisition memo") == true)
+    }
+  }
+}

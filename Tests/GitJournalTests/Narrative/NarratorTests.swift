@@ -1,0 +1,374 @@
+import Foundation
+import Testing
+
+@testable import CLI
+@testable import Facts
+@testable import GitReader
+@testable import Journal
+@testable import Narrative
+@testable import Support
+
+/// The narrator against a real loopback server: a sentence or nil (never an error), the persisted backoff,
+/// one shared health check, the cache, the guard and privacy, each proven by the requests the server saw.
+@Suite struct NarratorTests {
+  static let calendar = NarratorFixture.calendar
+  static let engines: [NarrativeSettings.Engine] = [.ollama, .openai]
+
+  @Test(arguments: engines)
+  func correctServerGivesTheSentenceAndCachesIt(engine: NarrativeSettings.Engine) async throws {
+    let server = try ModelServer(ModelBehaviour(engine: engine))
+    let fixture = try NarratorFixture(url: server.baseURL, engine: engine)
+    let narrator = try fixture.narrator()
+    let facts = NarratorFixture.facts()
+    #expect(await narrator.sentence(for: facts, calendar: Self.calendar) == ModelBehaviour.sentence)
+    #expect(server.healthRequestCount == 1)
+    #expect(server.generationRequestCount == 1)
+    #expect(narrator.cachedSentence(for: facts, calendar: Self.calendar) == ModelBehaviour.sentence)
+    #expect(fixture.sentenceFiles.count == 1)
+    #expect(!narrator.isBackingOff())
+  }
+
+  @Test func emptyDayAsksNothing() async throws {
+    let server = try ModelServer(ModelBehaviour(.ollama))
+    let fixture = try NarratorFixture(url: server.baseURL)
+    let narrator = try fixture.narrator()
+    let empty = DayFacts(day: Day(year: 2026, month: 3, day: 10), projects: [])
+    #expect(await narrator.sentence(for: empty, calendar: Self.calendar) == nil)
+    #expect(server.requests.isEmpty)
+    #expect(fixture.sentenceFiles.isEmpty)
+  }
+
+  // MARK: Failures: nil, then silence for retryDelay, in this process and the next.
+
+  /// Faults that leave the answer unfinished: the client has to give up at its deadline.
+  static let unfinished: Set<ServerFault> = [.silent, .late, .drip]
+
+  /// Every way the generation can fail gives nil (the client giving up at its deadline when the answer never
+  /// completes), and then no request of any kind reaches the server: not from this narrator, not from a new
+  /// one (another process), until the pause is over.
+  @Test(arguments: engines, ServerFault.allCases)
+  func failedGenerationGivesNilAndPauses(engine: NarrativeSettings.Engine, fault: ServerFault) async throws {
+    let server = try ModelServer(ModelBehaviour(engine == .openai ? .openAI : .ollama, generationFault: fault))
+    let fixture = try NarratorFixture(url: server.baseURL, engine: engine, timeout: 1, retryDelay: 60)
+    let narrator = try fixture.narrator()
+    #expect(await narrator.sentence(for: NarratorFixture.facts(day: 10), calendar: Self.calendar) == nil)
+    if Self.unfinished.contains(fault) {
+      let generation = try #require(server.requests.first { ModelServer.generationPaths.contains($0.path) })
+      try await expectGivenUp(generation, on: server, after: 1)
+    }
+    #expect(server.healthRequestCount == 1)
+    #expect(server.generationRequestCount == 1)
+    #expect(narrator.isBackingOff())
+    #expect(fixture.log.contains("2026-03-10"), "the failure is not logged: \(fixture.log)")
+    #expect(fixture.sentenceFiles.isEmpty)
+
+    try await expectSilenceDuringThePause(server: server, fixture: fixture, narrator: narrator)
+  }
+
+  /// A failed health check: nil (given up at the health timeout, not the generation's), no generation, then the
+  /// same silence.
+  @Test(arguments: ServerFault.healthFaults)
+  func failedHealthCheckGivesNilAndPauses(fault: ServerFault) async throws {
+    let server = try ModelServer(ModelBehaviour(.ollama, healthFault: fault))
+    let fixture = try NarratorFixture(url: server.baseURL, healthTimeout: 0.5, timeout: 30)
+    let narrator = try fixture.narrator()
+    #expect(await narrator.sentence(for: NarratorFixture.facts(day: 10), calendar: Self.calendar) == nil)
+    if Self.unfinished.contains(fault) {
+      try await expectGivenUp(try #require(server.requests.first), on: server, after: 0.5)
+    }
+    #expect(server.healthRequestCount == 1)
+    #expect(server.generationRequestCount == 0)
+    #expect(narrator.isBackingOff())
+    #expect(fixture.log.contains("health check"), "log: \(fixture.log)")
+
+    try await expectSilenceDuringThePause(server: server, fixture: fixture, narrator: narrator)
+  }
+
+  @Test func refusedConnectionGivesNilAndPauses() async throws {
+    let fixture = try NarratorFixture(url: try ModelServer.refusingURL())
+    let narrator = try fixture.narrator()
+    #expect(await narrator.sentence(for: NarratorFixture.facts(), calendar: Self.calendar) == nil)
+    #expect(try fixture.narrator().isBackingOff())
+    #expect(FileManager.default.fileExists(atPath: fixture.backoffPath))
+  }
+
+  /// The client closed the connection of `request` `seconds` after sending it: its deadline, as the server saw it
+  /// (the server's threads measure it, whatever the load on the test process's threads).
+  func expectGivenUp(
+    _ request: ModelServer.Request, on server: ModelServer, after seconds: Double,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws {
+    try #require(await server.waitUntil { $0.clientClosed(request) != nil }, sourceLocation: sourceLocation)
+    // The server reads the request a little after the client's clock started (more so on a busy machine), so
+    // it sees somewhat less than the deadline; never more, and never nothing.
+    let patience = try #require(server.clientPatience(request), sourceLocation: sourceLocation)
+    #expect(
+      patience > 0.1 && patience < seconds + 0.6, "the client waited \(patience) s, not \(seconds) s",
+      sourceLocation: sourceLocation)
+  }
+
+  /// After a failure: another day in the same process, the same day in a new narrator (a new process), and
+  /// a new narrator whose clock is almost at the end of the pause: none sends anything. Once the pause is
+  /// over, a new narrator asks again.
+  func expectSilenceDuringThePause(server: ModelServer, fixture: NarratorFixture, narrator: Narrator) async throws {
+    let until = try #require(fixture.backoffUntil, "no pause was written")
+    // It lasts retryDelay from the failure (a busy machine may record the failure a little late).
+    let failedAt = try #require(server.requests.last).receivedAt
+    let pause = until.timeIntervalSince(failedAt)
+    #expect(
+      pause >= fixture.settings.retryDelay - 0.5 && pause < fixture.settings.retryDelay + 40, "a \(pause) s pause")
+    let seen = server.requests.count
+    server.behave(ModelBehaviour(engine: fixture.settings.engine))
+    #expect(await narrator.sentence(for: NarratorFixture.facts(day: 11), calendar: Self.calendar) == nil)
+    let nextProcess = try fixture.narrator()
+    #expect(nextProcess.isBackingOff())
+    #expect(await nextProcess.sentence(for: NarratorFixture.facts(day: 10), calendar: Self.calendar) == nil)
+    let almostOver = try fixture.narrator(now: until.addingTimeInterval(-1))
+    #expect(await almostOver.sentence(for: NarratorFixture.facts(day: 12), calendar: Self.calendar) == nil)
+    #expect(server.requests.count == seen, "requests during the pause: \(server.requests.dropFirst(seen).map(\.path))")
+
+    let later = try fixture.narrator(now: until.addingTimeInterval(1))
+    #expect(!later.isBackingOff())
+    #expect(
+      await later.sentence(for: NarratorFixture.facts(day: 10), calendar: Self.calendar) == ModelBehaviour.sentence)
+    #expect(server.requests.count == seen + 2)
+  }
+
+  /// The pause is about one server: pointing the config at another starts afresh.
+  @Test func pauseBelongsToTheServerThatFailed() async throws {
+    let broken = try ModelServer(ModelBehaviour(.ollama, healthFault: .internalError))
+    let working = try ModelServer(ModelBehaviour(.ollama))
+    var fixture = try NarratorFixture(url: broken.baseURL)
+    #expect(try await fixture.narrator().sentence(for: NarratorFixture.facts(), calendar: Self.calendar) == nil)
+    fixture.settings.url = working.baseURL
+    #expect(
+      try await fixture.narrator().sentence(for: NarratorFixture.facts(), calendar: Self.calendar)
+        == ModelBehaviour.sentence)
+    fixture.settings.url = broken.baseURL
+    #expect(try fixture.narrator().isBackingOff())
+  }
+
+  // MARK: Concurrency
+
+  /// Ten callers at once in one process: one health check between them, then one generation each.
+  @Test func concurrentCallersShareOneHealthCheck() async throws {
+    var behaviour = ModelBehaviour(.ollama)
+    behaviour.healthDelay = 0.3
+    let server = try ModelServer(behaviour)
+    let fixture = try NarratorFixture(url: server.baseURL, healthTimeout: 2, timeout: 5)
+    let narrator = try fixture.narrator()
+    let sentences = await withTaskGroup(of: String?.self) { group in
+      for day in 1...10 {
+        group.addTask { await narrator.sentence(for: NarratorFixture.facts(day: day), calendar: Self.calendar) }
+      }
+      return await group.reduce(into: []) { $0.append($1) }
+    }
+    #expect(sentences == Array(repeating: ModelBehaviour.sentence, count: 10))
+    #expect(server.healthRequestCount == 1)
+    #expect(server.generationRequestCount == 10)
+    #expect(fixture.sentenceFiles.count == 10)
+  }
+
+  @Test func concurrentCallersShareOneFailedHealthCheck() async throws {
+    var behaviour = ModelBehaviour(.ollama, healthFault: .busy)
+    behaviour.healthDelay = 0.3
+    let server = try ModelServer(behaviour)
+    let fixture = try NarratorFixture(url: server.baseURL, healthTimeout: 2)
+    let narrator = try fixture.narrator()
+    let sentences = await withTaskGroup(of: String?.self) { group in
+      for day in 1...10 {
+        group.addTask { await narrator.sentence(for: NarratorFixture.facts(day: day), calendar: Self.calendar) }
+      }
+      return await group.reduce(into: []) { $0.append($1) }
+    }
+    #expect(sentences.allSatisfy { $0 == nil })
+    #expect(sentences.count == 10)
+    #expect(server.healthRequestCount == 1)
+    #expect(server.generationRequestCount == 0)
+    // One failure, logged once.
+    #expect(fixture.log.components(separatedBy: "health check").count == 2, "log: \(fixture.log)")
+  }
+
+  /// Cancelling the caller closes the generation's connection at once, and is not the server's fault.
+  @Test func cancellationReachesTheGenerationRequest() async throws {
+    let server = try ModelServer(ModelBehaviour(.ollama, generationFault: .silent))
+    let fixture = try NarratorFixture(url: server.baseURL, timeout: 30)
+    let narrator = try fixture.narrator()
+    let probe = await DedicatedThread.run {
+      await CancellationProbe.cancel {
+        await narrator.sentence(for: NarratorFixture.facts(), calendar: Self.calendar)
+      } once: {
+        await server.waitUntil(timeout: 60) { $0.generationRequestCount == 1 }
+      }
+    }
+    let (sentence, _, cancelledAt) = try #require(probe, "the generation never reached the server")
+    #expect(sentence == nil)
+    try await expectClosedRightAway(
+      try #require(server.requests(to: "/api/generate").first), on: server, after: cancelledAt)
+    #expect(!narrator.isBackingOff(), "a cancelled request paused the model")
+    #expect(!FileManager.default.fileExists(atPath: fixture.backoffPath))
+  }
+
+  /// The same during the health check: cancelling the only caller closes its connection; no pause follows.
+  @Test func cancellationReachesTheHealthCheck() async throws {
+    let server = try ModelServer(ModelBehaviour(.ollama, healthFault: .silent))
+    let fixture = try NarratorFixture(url: server.baseURL, healthTimeout: 5)
+    let narrator = try fixture.narrator()
+    let probe = await DedicatedThread.run {
+      await CancellationProbe.cancel {
+        await narrator.sentence(for: NarratorFixture.facts(), calendar: Self.calendar)
+      } once: {
+        await server.waitUntil(timeout: 60) { $0.healthRequestCount == 1 }
+      }
+    }
+    let (sentence, _, cancelledAt) = try #require(probe, "the health check never reached the server")
+    #expect(sentence == nil)
+    try await expectClosedRightAway(try #require(server.requests.first), on: server, after: cancelledAt)
+    #expect(!narrator.isBackingOff(), "a cancelled health check paused the model")
+    #expect(!FileManager.default.fileExists(atPath: fixture.backoffPath))
+  }
+
+  /// The request's connection was closed by the client right after `cancelledAt` (the HTTP layer's tests show
+  /// the call then returns at once; here the narrator's own return waits on the test process's threads).
+  func expectClosedRightAway(
+    _ request: ModelServer.Request, on server: ModelServer, after cancelledAt: Date,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws {
+    await server.waitUntil(timeout: 2) { $0.clientClosed(request) != nil }
+    let closed = try #require(
+      server.clientClosed(request), "the connection is still open", sourceLocation: sourceLocation)
+    let delay = closed.timeIntervalSince(cancelledAt)
+    #expect(delay < 0.5, "closed \(delay) s after the cancellation", sourceLocation: sourceLocation)
+  }
+
+  /// llama-server passes the ollama engine's health check, then has no /api/generate: the log says what to do.
+  @Test func llamaServerBehindTheOllamaEngineIsExplainedInTheLog() async throws {
+    let server = try ModelServer(ModelBehaviour(.llamaServer))
+    let fixture = try NarratorFixture(url: server.baseURL)
+    #expect(try await fixture.narrator().sentence(for: NarratorFixture.facts(), calendar: Self.calendar) == nil)
+    #expect(server.requests.map(\.path) == ["/api/tags", "/api/generate"])
+    #expect(fixture.log.contains("narrative.engine = openai"), "log: \(fixture.log)")
+    #expect(try fixture.narrator().isBackingOff())
+  }
+
+  // MARK: Cache
+
+  @Test func unchangedFactsNeverReachTheModelAgain() async throws {
+    let server = try ModelServer(ModelBehaviour(.ollama))
+    var fixture = try NarratorFixture(url: server.baseURL)
+    let facts = NarratorFixture.facts(subjects: ["Teach the parser about tabs"])
+    let narrator = try fixture.narrator()
+    #expect(await narrator.sentence(for: facts, calendar: Self.calendar) == ModelBehaviour.sentence)
+    #expect(server.generationRequestCount == 1)
+    let seen = server.requests.count
+
+    // The same facts: from the cache, in this process and in the next, with no request at all.
+    server.behave(ModelBehaviour(.ollama, sentence: "Ada turned to a different corner of the parser."))
+    #expect(await narrator.sentence(for: facts, calendar: Self.calendar) == ModelBehaviour.sentence)
+    #expect(try await fixture.narrator().sentence(for: facts, calendar: Self.calendar) == ModelBehaviour.sentence)
+    #expect(server.requests.count == seen)
+
+    // New facts for the day, or another model: a new sentence.
+    let more = NarratorFixture.facts(subjects: ["Teach the parser about tabs", "Handle CRLF"])
+    #expect(
+      await narrator.sentence(for: more, calendar: Self.calendar) == "Ada turned to a different corner of the parser.")
+    #expect(server.generationRequestCount == 2)
+    fixture.settings.model = "qwen3:1.7b"
+    #expect(
+      try await fixture.narrator().sentence(for: facts, calendar: Self.calendar)
+        == "Ada turned to a different corner of the parser.")
+    #expect(server.generationRequestCount == 3)
+  }
+
+  // MARK: Guard
+
+  /// What the model writes and what reaches the journal.
+  @Test(arguments: [
+    (
+      "<think>They made 12 commits; I should say so.</think>\nAda taught the parser about tabs.",
+      "Ada taught the parser about tabs."
+    ),
+    ("<think>\nreasoning\n</think>Ada taught the parser about tabs.", "Ada taught the parser about tabs."),
+    ("\"Ada taught the parser about tabs.\"", "Ada taught the parser about tabs."),
+    ("  “Ada taught the parser about tabs.”  \n", "Ada taught the parser about tabs."),
+    ("'Ada taught the parser about tabs'", "Ada taught the parser about tabs."),
+    ("Ada taught the parser about tabs. Then she went home early.", "Ada taught the parser about tabs."),
+    ("Ada taught the parser about tabs.\n\nI hope this summary helps!", "Ada taught the parser about tabs."),
+  ])
+  func acceptedSentencesAreCleanedUp(raw: String, expected: String) async throws {
+    let server = try ModelServer(ModelBehaviour(.ollama, sentence: raw))
+    let fixture = try NarratorFixture(url: server.baseURL)
+    let facts = NarratorFixture.facts()
+    #expect(try await fixture.narrator().sentence(for: facts, calendar: Self.calendar) == expected)
+    #expect(try fixture.narrator().cachedSentence(for: facts, calendar: Self.calendar) == expected)
+  }
+
+  /// Rejected text falls back to no sentence, nothing is cached, and `narrative.log` says why.
+  @Test(arguments: [
+    ("", "empty"),
+    ("  \n\n  ", "empty"),
+    ("<think>Ada taught the parser about tabs.</think>", "empty"),
+    ("Ada made 9731 commits today.", "9731"),
+    ("Ada spent 45 minutes on the parser.", "45"),
+    (
+      "Ada taught the parser about tabs " + String(repeating: "and then kept going ", count: 20) + "until dusk.", "long"
+    ),
+  ])
+  func rejectedSentencesFallBackToNothing(raw: String, reason: String) async throws {
+    let server = try ModelServer(ModelBehaviour(.ollama, sentence: raw))
+    let fixture = try NarratorFixture(url: server.baseURL)
+    let facts = NarratorFixture.facts()
+    let narrator = try fixture.narrator()
+    #expect(await narrator.sentence(for: facts, calendar: Self.calendar) == nil)
+    #expect(server.generationRequestCount == 1)
+    #expect(narrator.cachedSentence(for: facts, calendar: Self.calendar) == nil)
+    #expect(fixture.sentenceFiles.isEmpty)
+    let log = fixture.log
+    #expect(log.contains("2026-03-10") && log.contains("rejected"), "log: \(log)")
+    #expect(log.lowercased().contains(reason), "the log does not say why (\(reason)): \(log)")
+  }
+
+  /// Numbers the facts do contain are fine.
+  @Test func numbersFromTheFactsAreKept() async throws {
+    let raw = "Ada landed 2 commits on app before lunch."
+    let server = try ModelServer(ModelBehaviour(.ollama, sentence: raw))
+    let facts = NarratorFixture.facts(subjects: ["Teach the parser about tabs", "Handle CRLF"])
+    let fixture = try NarratorFixture(url: server.baseURL)
+    #expect(try await fixture.narrator().sentence(for: facts, calendar: Self.calendar) == raw)
+    #expect(fixture.sentenceFiles.count == 1)
+  }
+
+  // MARK: Privacy
+
+  /// A private project gives the model its counts only: its subjects appear in no request, with either engine.
+  @Test(arguments: engines)
+  func privateSubjectsNeverLeaveTheProcess(engine: NarrativeSettings.Engine) async throws {
+    let server = try ModelServer(ModelBehaviour(engine: engine))
+    let fixture = try NarratorFixture(url: server.baseURL, engine: engine)
+    let day = Day(year: 2026, month: 3, day: 10)
+    let start = Self.calendar.window(of: day).start + 10 * 3600
+    func commit(_ index: Int, _ subject: String) -> CommitRecord {
+      CommitRecord(
+        id: String(repeating: String(index), count: 40), authorName: "Ada", authorEmail: "ada@example.com",
+        authoredAt: start + Int64(index) * 60, authorOffsetMinutes: 0, subject: subject, isMerge: false,
+        stats: DiffStats(filesChanged: 1, insertions: 3, deletions: 1))
+    }
+    let facts = DayFacts(
+      day: day,
+      projects: [
+        ProjectFacts(
+          name: "app", path: "/code/app", isPrivate: false, commits: [commit(1, "Teach the parser about tabs")]),
+        ProjectFacts(
+          name: "client-x", path: "/code/client-x", isPrivate: true,
+          commits: [commit(2, "Draft the Initech acquisition memo"), commit(3, "Price the Globex layoffs")]),
+      ])
+    #expect(try await fixture.narrator().sentence(for: facts, calendar: Self.calendar) == ModelBehaviour.sentence)
+    let bodies = server.requests.map(\.bodyText)
+    #expect(server.generationRequestCount == 1)
+    // The public subject is there, so the bodies are the right place to look.
+    #expect(bodies.contains { $0.contains("Teach the parser about tabs") })
+    for secret in ["Initech", "Globex", "acquisition", "layoffs"] {
+      #expect(!bodies.contains { $0.contains(secret) }, "'\(secret)' was sent to the model")
+    }
+  }
+}

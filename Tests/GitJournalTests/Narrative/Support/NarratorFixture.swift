@@ -1,0 +1,78 @@
+import Foundation
+
+@testable import CLI
+@testable import Facts
+@testable import GitReader
+@testable import Journal
+@testable import Narrative
+@testable import Support
+
+/// A narrator's surroundings for the in-process tests: XDG state and cache folders in a scratch folder,
+/// settings pointing at a test server with short limits, and `narrative.log` written the way the commands
+/// write it.
+struct NarratorFixture {
+  let scratch: ScratchDirectory
+  var settings: NarrativeSettings
+
+  static let calendar = JournalFixtures.calendar
+
+  init(
+    url: String, engine: NarrativeSettings.Engine = .ollama, healthTimeout: Double = 0.5, timeout: Double = 1,
+    retryDelay: Double = 60
+  ) throws {
+    scratch = try ScratchDirectory("gitjournal-narrator")
+    settings = NarrativeSettings()
+    settings.engine = engine
+    settings.url = url
+    settings.healthTimeout = healthTimeout
+    settings.timeout = timeout
+    settings.retryDelay = retryDelay
+  }
+
+  var variables: [String: String] {
+    [
+      "HOME": scratch.path("home"), "XDG_STATE_HOME": scratch.path("state"), "XDG_CACHE_HOME": scratch.path("cache"),
+      "XDG_CONFIG_HOME": scratch.path("config"),
+    ]
+  }
+
+  /// The environment of one process, whose clock says `now` (the real clock when nil).
+  func environment(now: Date? = nil) -> Environment {
+    let fixed = now
+    return Environment(variables: variables, currentDirectory: scratch.path) { fixed ?? Date() }
+  }
+
+  var stateDirectory: String { environment().stateDirectory }
+  var logPath: String { stateDirectory + "/narrative.log" }
+  var backoffPath: String { stateDirectory + "/narrative-backoff" }
+  var sentenceFiles: [String] { scratch.allFiles().filter { $0.hasPrefix("cache/gitjournal/sentences/") } }
+
+  /// The end of the pause written after a failure, if any.
+  var backoffUntil: Date? {
+    guard let text = FileManager.default.contents(atPath: backoffPath).map({ String(decoding: $0, as: UTF8.self) }),
+      let first = text.split(separator: "\n").first, let seconds = Double(first)
+    else { return nil }
+    return Date(timeIntervalSince1970: seconds)
+  }
+
+  /// What the narrators wrote to `narrative.log`.
+  var log: String { FileManager.default.contents(atPath: logPath).map { String(decoding: $0, as: UTF8.self) } ?? "" }
+
+  /// A narrator as a new process would make it, logging to `narrative.log` as `narrate` and `rebuild` do.
+  func narrator(now: Date? = nil, settings override: NarrativeSettings? = nil) throws -> Narrator {
+    let environment = environment(now: now)
+    let log = LogFile.narrative(stateDirectory: environment.stateDirectory)
+    let made = Narrator.make(settings: override ?? settings, environment: environment) { line in
+      log.append([line], now: Date())
+    }
+    guard let made else { throw ScratchError("no narrator for \(settings); log: \(self.log)") }
+    return made
+  }
+
+  /// One project's day of commits with these subjects (a commit a minute from 09:00 UTC).
+  static func facts(day: Int = 10, subjects: [String] = ["Teach the parser about tabs"], project: String = "app")
+    -> DayFacts
+  {
+    JournalFixtures.facts(subjects: subjects, project: project, day: Day(year: 2026, month: 3, day: day))
+  }
+}
