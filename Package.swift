@@ -27,7 +27,7 @@ let package = Package(
     // The optional sentence: prompt, engines, guard, cache, backoff.
     .target(name: "Narrative", dependencies: ["Facts", "GitReader", "Support"]),
     // Config parsing into typed settings, hooks, commands and terminal output.
-    .target(name: "CLI", dependencies: ["Journal", "Narrative", "Facts", "GitReader", "Support", "CLibgit2"]),
+    .target(name: "CLI", dependencies: ["Journal", "Narrative", "Facts", "GitReader", "Support"]),
     // Linked into the executable only: keeps libgit2's start-up from loading TLS certificates it never uses.
     .target(name: "CFastStart"),
     .executableTarget(
@@ -36,7 +36,7 @@ let package = Package(
     ),
     .testTarget(
       name: "GitJournalTests",
-      dependencies: ["CLI", "Journal", "Narrative", "Facts", "GitReader", "Support", "CLibgit2"],
+      dependencies: ["CLI", "Journal", "Narrative", "Facts", "GitReader", "Support"],
       // Golden help texts, read from the source tree by path.
       exclude: ["Golden"]
     ),

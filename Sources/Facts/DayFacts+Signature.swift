@@ -17,7 +17,7 @@ extension DayFacts {
       for commit in project.commits {
         let stats = commit.stats
         lines.append(
-          "commit \(commit.id) \(calendar.isoTimestamp(commit.authoredAt)) files=\(stats.filesChanged) "
+          "commit \(commit.id.hex) \(calendar.isoTimestamp(commit.authoredAt)) files=\(stats.filesChanged) "
             + "+\(stats.insertions) -\(stats.deletions) merge=\(commit.isMerge) \(commit.subject.debugDescription)")
       }
     }

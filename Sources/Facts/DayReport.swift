@@ -27,7 +27,7 @@ public struct DayReport: Codable, Equatable, Sendable {
   }
 
   public struct Commit: Codable, Equatable, Sendable {
-    public var id: String
+    public var id: ObjectID
     public var authoredAt: String
     public var subject: String
     public var insertions: Int

@@ -4,8 +4,9 @@ import Support
 
 /// A commit handle. Read what is needed and let it go: the walk keeps only ids.
 final class Commit {
-  let pointer: OpaquePointer
+  private let pointer: OpaquePointer
 
+  /// Takes ownership of a commit libgit2 looked up (see `Repository.commit(_:)`).
   init(pointer: OpaquePointer) { self.pointer = pointer }
 
   deinit { git_commit_free(pointer) }
@@ -24,19 +25,15 @@ final class Commit {
 
   /// The author after the repository's mailmap: email and time (with the author's own UTC offset).
   package func author(mailmap: Mailmap?) -> (name: String, email: String, time: Int64, offsetMinutes: Int) {
-    var mapped: UnsafeMutablePointer<git_signature>?
-    if let mailmap, git_commit_author_with_mailmap(&mapped, pointer, mailmap.pointer) == 0, let mapped {
-      defer { git_signature_free(mapped) }
-      return Self.read(mapped.pointee)
+    let signature = git_commit_author(pointer).pointee
+    var name = UnsafePointer(signature.name)
+    var email = UnsafePointer(signature.email)
+    if let mailmap, let written = name, let address = email {
+      (name, email) = mailmap.resolve(name: written, email: address)
     }
-    return Self.read(git_commit_author(pointer).pointee)
-  }
-
-  private static func read(_ signature: git_signature) -> (name: String, email: String, time: Int64, offsetMinutes: Int)
-  {
-    (
-      name: signature.name.map { MessageDecoder.decode(bytesOf: $0, encoding: nil) } ?? "",
-      email: signature.email.map { MessageDecoder.decode(bytesOf: $0, encoding: nil) } ?? "",
+    return (
+      name: name.map { MessageDecoder.decode(bytesOf: $0, encoding: nil) } ?? "",
+      email: email.map { MessageDecoder.decode(bytesOf: $0, encoding: nil) } ?? "",
       time: signature.when.time,
       offsetMinutes: Int(signature.when.offset)
     )
@@ -94,13 +91,4 @@ final class Commit {
   }
 
   var treeID: ObjectID { ObjectID(git_commit_tree_id(pointer).pointee) }
-}
-
-/// A tree handle.
-final class Tree {
-  let pointer: OpaquePointer
-
-  init(pointer: OpaquePointer) { self.pointer = pointer }
-
-  deinit { git_tree_free(pointer) }
 }

@@ -68,23 +68,22 @@ struct CommitReader {
       if let end, author.time >= end { continue }
       guard authors.includes(email: author.email) else { continue }
       let record = CommitRecord(
-        id: commit.id.hex, authorName: author.name, authorEmail: author.email, authoredAt: author.time,
+        id: commit.id, authorName: author.name, authorEmail: author.email, authoredAt: author.time,
         authorOffsetMinutes: author.offsetMinutes, subject: commit.subject, isMerge: isMerge, stats: .zero)
-      folded.add(WindowCache.Commit(record: record, committed: commit.committerTime), isNew: true)
+      folded.add(WalkedCommit(record: record, committed: commit.committerTime), isNew: true)
     }
     let tipSet = Set(tips)
     return covered.allSatisfy { tipSet.contains($0) || walk.hasReached($0) }
   }
 
   /// The kept commits ordered by id, each new one with its line statistics (from the cache, else computed).
-  private func withStats(_ folded: FoldedCommits) throws(GitError) -> [WindowCache.Commit] {
+  private func withStats(_ folded: FoldedCommits) throws(GitError) -> [WalkedCommit] {
     var commits = folded.kept.values.map(\.commit).sorted { $0.record.id < $1.record.id }
     var toDiff: [(index: Int, id: ObjectID)] = []
     for (index, commit) in commits.enumerated() {
       // Like `git log`, a merge shows no diff of its own.
-      guard folded.kept[commit.record.copyKey]!.isNew, !commit.record.isMerge,
-        let id = ObjectID(hex: commit.record.id)
-      else { continue }
+      guard folded.kept[commit.record.copyKey]?.isNew == true, !commit.record.isMerge else { continue }
+      let id = commit.record.id
       if let cached = statsCache.stats(for: id, authoredAt: commit.record.authoredAt) {
         commits[index].record.stats = cached
       } else {
@@ -125,65 +124,5 @@ struct CommitReader {
       }
     }
     return try results.values()
-  }
-}
-
-/// One commit per copy key: a rebased or cherry-picked copy replaces the kept one when it was committed later
-/// (ties: the smaller id), so the choice never depends on the order commits are met.
-struct FoldedCommits {
-  /// `isNew`: met by this walk rather than taken from the window cache, so its statistics are still to be read.
-  private(set) var kept: [CommitRecord.CopyKey: (commit: WindowCache.Commit, isNew: Bool)] = [:]
-  /// The tree and first parent of every commit the walk read, so that diffs need not read the commits again.
-  var trees: [ObjectID: (tree: ObjectID, firstParent: ObjectID?)] = [:]
-
-  /// What to diff for `id`: both trees when the walk saw the commit and its parent, else the commit alone.
-  func diffTarget(of id: ObjectID) -> DiffTarget {
-    guard let (tree, parent) = trees[id] else { return .commit(id) }
-    guard let parent else { return .trees(new: tree, old: nil) }
-    guard let parentTree = trees[parent]?.tree else { return .commit(id) }
-    return .trees(new: tree, old: parentTree)
-  }
-
-  mutating func add(_ commit: WindowCache.Commit, isNew: Bool) {
-    let key = commit.record.copyKey
-    if let other = kept[key]?.commit,
-      (other.committed, commit.record.id) >= (commit.committed, other.record.id)
-    {
-      return
-    }
-    kept[key] = (commit, isNew)
-  }
-}
-
-/// Slots that parallel workers fill, each index by one worker. `@unchecked Sendable`: every access goes
-/// through `lock`.
-private final class ParallelResults: @unchecked Sendable {
-  private let lock = NSLock()
-  private var slots: [DiffStats]
-  private var failure: GitError?
-
-  private var next = 0
-
-  init(count: Int) { slots = Array(repeating: .zero, count: count) }
-
-  /// The next indexes to compute, nil when all are taken or a worker failed.
-  func nextRun(length: Int) -> Range<Int>? {
-    lock.withLock {
-      guard failure == nil, next < slots.count else { return nil }
-      let run = next..<min(next + length, slots.count)
-      next = run.upperBound
-      return run
-    }
-  }
-
-  func set(_ index: Int, _ stats: DiffStats) { lock.withLock { slots[index] = stats } }
-
-  func fail(_ error: GitError) { lock.withLock { failure = failure ?? error } }
-
-  func values() throws(GitError) -> [DiffStats] {
-    lock.lock()
-    defer { lock.unlock() }
-    if let failure { throw failure }
-    return slots
   }
 }

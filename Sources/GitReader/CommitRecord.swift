@@ -1,7 +1,6 @@
 /// What the journal keeps of one commit, copied out of libgit2.
 public struct CommitRecord: Hashable, Sendable {
-  /// The full hex id.
-  public var id: String
+  public var id: ObjectID
   public var authorName: String
   /// The author's email after the mailmap.
   public var authorEmail: String
@@ -14,7 +13,7 @@ public struct CommitRecord: Hashable, Sendable {
   public var stats: DiffStats
 
   public init(
-    id: String, authorName: String, authorEmail: String, authoredAt: Int64, authorOffsetMinutes: Int,
+    id: ObjectID, authorName: String, authorEmail: String, authoredAt: Int64, authorOffsetMinutes: Int,
     subject: String, isMerge: Bool, stats: DiffStats
   ) {
     self.id = id

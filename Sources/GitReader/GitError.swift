@@ -1,10 +1,9 @@
 import CLibgit2
 import Support
 
-/// A failed libgit2 call: its return code, libgit2's error class and message, and which function failed.
+/// A failed libgit2 call: its return code, libgit2's message, and which function failed.
 public struct GitError: Error, CustomStringConvertible, Sendable {
   public let code: Int32
-  public let errorClass: Int32
   public let message: String
   public let function: String
 
@@ -13,10 +12,8 @@ public struct GitError: Error, CustomStringConvertible, Sendable {
     self.code = code
     self.function = function
     if let last = git_error_last() {
-      errorClass = last.pointee.klass
       message = last.pointee.message.map { String(cString: $0) } ?? "unknown libgit2 error"
     } else {
-      errorClass = 0
       message = "unknown libgit2 error (code \(code))"
     }
   }

@@ -1,49 +1,108 @@
 import CLibgit2
 import Support
 
-/// A git object id copied out of libgit2, hashable and sendable.
-public struct ObjectID: Hashable, Comparable, Sendable, CustomStringConvertible {
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A git object id: the 20 bytes, copied out of libgit2. Records keep it as bytes, so the walk compares and
+/// hashes ids without ever parsing hex; hex is made only where a person or a file reads it.
+public struct ObjectID: Hashable, Comparable, Sendable, CustomStringConvertible, Codable {
   let raw: git_oid
 
   init(_ raw: git_oid) { self.raw = raw }
 
-  /// Parses a full 40-digit hex id; nil for anything else.
-  init?(hex: some StringProtocol) {
-    let digits = Array(hex.utf8)
-    guard digits.count == 40, digits.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) }) else {
-      return nil
-    }
+  /// Parses a full 40-digit lower-case hex id; nil for anything else.
+  public init?(hex: some StringProtocol) {
+    var digits = hex.utf8.makeIterator()
+    guard let parsed = Self.parse(next: { digits.next() }), digits.next() == nil else { return nil }
+    self = parsed
+  }
+
+  /// Parses the 40 hex digits at `start`, which must hold at least 40 bytes: the record files' fast path.
+  init?(hexAt start: UnsafePointer<UInt8>) {
+    var index = 0
+    guard
+      let parsed = Self.parse(next: {
+        defer { index += 1 }
+        return start[index]
+      })
+    else { return nil }
+    self = parsed
+  }
+
+  private static func parse(next: () -> UInt8?) -> ObjectID? {
     var oid = git_oid()
-    let parsed = digits.withUnsafeBufferPointer { buffer in
-      buffer.withMemoryRebound(to: CChar.self) { git_oid_fromstrn(&oid, $0.baseAddress, 40) }
+    let isValid = withUnsafeMutableBytes(of: &oid.id) { bytes -> Bool in
+      for index in 0..<20 {
+        guard let high = next().flatMap(value(ofDigit:)), let low = next().flatMap(value(ofDigit:)) else {
+          return false
+        }
+        bytes[index] = high << 4 | low
+      }
+      return true
     }
-    guard parsed == 0 else { return nil }
-    raw = oid
+    return isValid ? ObjectID(oid) : nil
+  }
+
+  private static func value(ofDigit digit: UInt8) -> UInt8? {
+    switch digit {
+    case 48...57: return digit - 48
+    case 97...102: return digit - 87
+    default: return nil
+    }
   }
 
   /// The full 40-character hex id.
-  public var hex: String {
-    var copy = raw
-    var buffer = [CChar](repeating: 0, count: 41)
-    git_oid_tostr(&buffer, 41, &copy)
-    return String(decoding: buffer.prefix(40).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  public var hex: String { prefix(40) }
+
+  /// The first `length` hex digits (at most 40), as git abbreviates an id: `prefix(7)` in the journal line.
+  public func prefix(_ length: Int) -> String {
+    let count = min(max(length, 0), 40)
+    return withUnsafeBytes(of: raw.id) { bytes in
+      String(unsafeUninitializedCapacity: count) { buffer in
+        let digits: StaticString = "0123456789abcdef"
+        for index in 0..<count {
+          let byte = bytes[index / 2]
+          buffer[index] = digits.utf8Start[Int(index % 2 == 0 ? byte >> 4 : byte & 15)]
+        }
+        return count
+      }
+    }
   }
 
   public var description: String { hex }
 
-  public static func == (lhs: ObjectID, rhs: ObjectID) -> Bool {
-    var l = lhs.raw
-    var r = rhs.raw
-    return git_oid_equal(&l, &r) != 0
-  }
+  public static func == (lhs: ObjectID, rhs: ObjectID) -> Bool { compare(lhs, rhs) == 0 }
 
-  public static func < (lhs: ObjectID, rhs: ObjectID) -> Bool {
-    var l = lhs.raw
-    var r = rhs.raw
-    return git_oid_cmp(&l, &r) < 0
+  /// Byte order, which is also the order of the hex ids.
+  public static func < (lhs: ObjectID, rhs: ObjectID) -> Bool { compare(lhs, rhs) < 0 }
+
+  private static func compare(_ lhs: ObjectID, _ rhs: ObjectID) -> Int32 {
+    withUnsafeBytes(of: lhs.raw.id) { left in
+      withUnsafeBytes(of: rhs.raw.id) { right in memcmp(left.baseAddress!, right.baseAddress!, 20) }
+    }
   }
 
   public func hash(into hasher: inout Hasher) {
     withUnsafeBytes(of: raw.id) { hasher.combine(bytes: $0) }
+  }
+
+  /// Encoded as its 40-character hex string, as git prints it.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(hex)
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.singleValueContainer()
+    let text = try container.decode(String.self)
+    guard let id = ObjectID(hex: text) else {
+      throw DecodingError.dataCorruptedError(
+        in: container, debugDescription: "'\(text)' is not a 40-digit lower-case hex object id")
+    }
+    self = id
   }
 }

@@ -4,7 +4,7 @@ import Support
 
 /// An open libgit2 repository. Not thread-safe: use one per task and copy what you need into value types.
 package final class Repository {
-  let pointer: OpaquePointer
+  private let pointer: OpaquePointer
   /// Set by a worker that diffs many commits in a row (see `RecentObjects`).
   var recentObjects: RecentObjects?
 
@@ -31,7 +31,8 @@ package final class Repository {
       git_repository_set_config(handle, snapshot)
       git_config_free(snapshot)
     }
-    return Repository(pointer: handle!)
+    guard let handle else { throw GitError(code: GIT_ERROR.rawValue, function: "git_repository_open_ext") }
+    return Repository(pointer: handle)
   }
 
   /// The working tree (or, for a bare repository, the git dir) of the repository that contains `path`.
@@ -131,10 +132,33 @@ package final class Repository {
   }
 
   func commit(_ id: ObjectID) throws(GitError) -> Commit {
+    try lookUp(id, with: git_commit_lookup, "git_commit_lookup", wrap: Commit.init)
+  }
+
+  func tree(_ id: ObjectID) throws(GitError) -> Tree {
+    guard let recentObjects else { return try lookUp(id, with: git_tree_lookup, "git_tree_lookup", wrap: Tree.init) }
+    return try recentObjects.object(id, size: { 64 * $0.count }) { () throws(GitError) in
+      try lookUp(id, with: git_tree_lookup, "git_tree_lookup", wrap: Tree.init)
+    }
+  }
+
+  func blob(_ id: ObjectID) throws(GitError) -> Blob {
+    guard let recentObjects else { return try lookUp(id, with: git_blob_lookup, "git_blob_lookup", wrap: Blob.init) }
+    return try recentObjects.object(id, size: { $0.content.count }) { () throws(GitError) in
+      try lookUp(id, with: git_blob_lookup, "git_blob_lookup", wrap: Blob.init)
+    }
+  }
+
+  /// Looks `id` up with one of libgit2's typed lookups and hands the new object to its handle class.
+  private func lookUp<T>(
+    _ id: ObjectID, with lookup: (UnsafeMutablePointer<OpaquePointer?>, OpaquePointer, UnsafePointer<git_oid>) -> Int32,
+    _ function: String, wrap: (OpaquePointer) -> T
+  ) throws(GitError) -> T {
     var handle: OpaquePointer?
     var raw = id.raw
-    try check(git_commit_lookup(&handle, pointer, &raw), "git_commit_lookup")
-    return Commit(pointer: handle!)
+    try check(lookup(&handle, pointer, &raw), function)
+    guard let handle else { throw GitError(code: GIT_ENOTFOUND.rawValue, function: function) }
+    return wrap(handle)
   }
 
   /// What the mailmap is read from, outside the commits: the working tree's `.mailmap` and the file named by
@@ -156,13 +180,4 @@ package final class Repository {
     guard git_mailmap_from_repository(&handle, pointer) == 0, let handle else { return nil }
     return Mailmap(pointer: handle)
   }
-}
-
-/// A mailmap handle; freed with the object.
-final class Mailmap {
-  let pointer: OpaquePointer
-
-  init(pointer: OpaquePointer) { self.pointer = pointer }
-
-  deinit { git_mailmap_free(pointer) }
 }

@@ -41,15 +41,9 @@ struct WindowCache {
     }
   }
 
-  /// A kept commit: its record, with statistics, and its committer time (what folding copies compares).
-  struct Commit: Equatable {
-    var record: CommitRecord
-    var committed: Int64
-  }
-
   struct Window: Equatable {
     var tips: [ObjectID]
-    var commits: [Commit]
+    var commits: [WalkedCommit]
   }
 
   /// The window stored under `key`, or nil.
@@ -63,7 +57,7 @@ struct WindowCache {
     guard tipFields.first == "tips" else { return nil }
     let tips = tipFields.dropFirst().compactMap { ObjectID(hex: $0) }
     guard tips.count == tipFields.count - 1 else { return nil }
-    var commits: [Commit] = []
+    var commits: [WalkedCommit] = []
     for line in lines.dropFirst(2).dropLast() {
       guard let commit = Self.commit(from: line) else { return nil }
       commits.append(commit)
@@ -85,25 +79,25 @@ struct WindowCache {
         Int64(record.stats.filesChanged), Int64(record.stats.insertions), Int64(record.stats.deletions),
       ]
       let texts = [record.authorName, record.authorEmail, record.subject].map(Self.escape)
-      text += ([record.id] + numbers.map(String.init) + texts).joined(separator: "\t") + "\n"
+      text += ([record.id.hex] + numbers.map(String.init) + texts).joined(separator: "\t") + "\n"
     }
     try? makeFolders((path as NSString).deletingLastPathComponent)
     try? AtomicFile.write(text, to: path, durable: false)
   }
 
-  private static func commit(from line: Data) -> Commit? {
+  private static func commit(from line: Data) -> WalkedCommit? {
     let fields = line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false).map {
       String(decoding: $0, as: UTF8.self)
     }
-    guard fields.count == 11, ObjectID(hex: fields[0]) != nil else { return nil }
+    guard fields.count == 11, let id = ObjectID(hex: fields[0]) else { return nil }
     let numbers = fields[1...7].compactMap { Int64($0) }
     guard numbers.count == 7, numbers[2] == 0 || numbers[2] == 1 else { return nil }
     let record = CommitRecord(
-      id: fields[0], authorName: unescape(fields[8]), authorEmail: unescape(fields[9]),
+      id: id, authorName: unescape(fields[8]), authorEmail: unescape(fields[9]),
       authoredAt: numbers[0], authorOffsetMinutes: Int(numbers[1]), subject: unescape(fields[10]),
       isMerge: numbers[2] == 1,
       stats: DiffStats(filesChanged: Int(numbers[4]), insertions: Int(numbers[5]), deletions: Int(numbers[6])))
-    return Commit(record: record, committed: numbers[3])
+    return WalkedCommit(record: record, committed: numbers[3])
   }
 
   static func escape(_ text: String) -> String {

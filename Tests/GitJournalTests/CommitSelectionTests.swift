@@ -38,7 +38,7 @@ import Testing
       file: "d.txt", content: "d\n", message: "Detached", date: "2026-03-10T12:00:00Z")
 
     let report = try await sandbox.report("2026-03-10")
-    let ids = report.allCommits.map(\.id)
+    let ids = report.allCommits.map(\.id.hex)
     #expect(ids.count == Set(ids).count, "a commit was counted twice")
     #expect(Set(ids) == [onMain, shared, deeper, detached])
     // `git log --branches` does not see the detached commit; with HEAD it agrees.
@@ -59,13 +59,13 @@ import Testing
     #expect(merges.count == 1)
 
     let withoutMerges = try await sandbox.report("2026-03-10")
-    #expect(Set(withoutMerges.allCommits.map(\.id)) == (try loggedIDs()))
-    #expect(withoutMerges.allCommits.allSatisfy { !merges.contains($0.id) })
+    #expect(Set(withoutMerges.allCommits.map(\.id.hex)) == (try loggedIDs()))
+    #expect(withoutMerges.allCommits.allSatisfy { !merges.contains($0.id.hex) })
 
     try sandbox.configure("journal.merges", "true")
     let withMerges = try await sandbox.report("2026-03-10")
-    #expect(Set(withMerges.allCommits.map(\.id)) == (try loggedIDs(["--branches"])))
-    let merge = try #require(withMerges.allCommits.first { merges.contains($0.id) })
+    #expect(Set(withMerges.allCommits.map(\.id.hex)) == (try loggedIDs(["--branches"])))
+    let merge = try #require(withMerges.allCommits.first { merges.contains($0.id.hex) })
     // Like `git log`, a merge shows no diff of its own.
     #expect(merge.insertions == 0 && merge.deletions == 0 && merge.filesChanged == 0)
     #expect(withMerges.insertions == withoutMerges.insertions)
@@ -87,7 +87,7 @@ import Testing
     let report = try await sandbox.report("2026-03-10")
     #expect(report.allCommits.filter { $0.subject == "Fix the parser" }.count == 1)
     #expect(report.commitCount == logged.count - 1)
-    #expect([original, copy].contains(try #require(report.allCommits.first).id))
+    #expect([original, copy].contains(try #require(report.allCommits.first).id.hex))
   }
 
   @Test func otherAuthorsCountOnlyWithAllAuthors() async throws {
@@ -99,12 +99,13 @@ import Testing
       file: "c.txt", content: "c\n", message: "Shouting", date: "2026-03-10T11:00:00Z", email: "ADA@Example.com")
 
     let report = try await sandbox.report("2026-03-10")
-    #expect(Set(report.allCommits.map(\.id)) == [mine, shouting])
-    #expect(Set(report.allCommits.map(\.id)) == (try loggedIDs(["--branches", "--no-merges", "-i", "--author=ada@"])))
+    #expect(Set(report.allCommits.map(\.id.hex)) == [mine, shouting])
+    #expect(
+      Set(report.allCommits.map(\.id.hex)) == (try loggedIDs(["--branches", "--no-merges", "-i", "--author=ada@"])))
 
     let everyone = try await sandbox.report("2026-03-10", "--all-authors")
-    #expect(Set(everyone.allCommits.map(\.id)) == [mine, theirs, shouting])
-    #expect(Set(everyone.allCommits.map(\.id)) == (try loggedIDs()))
+    #expect(Set(everyone.allCommits.map(\.id.hex)) == [mine, theirs, shouting])
+    #expect(Set(everyone.allCommits.map(\.id.hex)) == (try loggedIDs()))
   }
 
   @Test func severalConfiguredAuthorsAllCount() async throws {
@@ -113,9 +114,9 @@ import Testing
       file: "b.txt", content: "b\n", message: "Home", date: "2026-03-10T10:00:00Z", email: "ada@home.example")
     try repository.commit(
       file: "c.txt", content: "c\n", message: "Bob", date: "2026-03-10T11:00:00Z", email: "bob@example.com")
-    #expect(Set(try await sandbox.report("2026-03-10").allCommits.map(\.id)) == [mine])
+    #expect(Set(try await sandbox.report("2026-03-10").allCommits.map(\.id.hex)) == [mine])
     try sandbox.addConfiguration("journal.author", "ada@home.example")
-    #expect(Set(try await sandbox.report("2026-03-10").allCommits.map(\.id)) == [mine, other])
+    #expect(Set(try await sandbox.report("2026-03-10").allCommits.map(\.id.hex)) == [mine, other])
   }
 
   @Test func mailmapMapsAnOldEmailToTheUser() async throws {
@@ -127,7 +128,7 @@ import Testing
     let logged = try #require(try repository.log().first { $0.id == old })
     #expect(logged.authorEmail == TemporaryRepository.email, "git itself maps the address")
 
-    #expect(try await sandbox.report("2026-03-10").allCommits.map(\.id) == [old])
+    #expect(try await sandbox.report("2026-03-10").allCommits.map(\.id.hex) == [old])
 
     // Without the mapping the same commit is someone else's.
     try repository.commit(file: ".mailmap", content: "", message: "Drop mailmap", date: "2026-03-11T09:00:00Z")

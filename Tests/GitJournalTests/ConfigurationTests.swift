@@ -50,7 +50,7 @@ import Testing
     let report = try JSONDecoder().decode(DayReport.self, from: Data(shown.standardOutput.utf8))
     #expect(report.projects.map(\.name) == ["solo"])
     #expect(report.projects.map(\.path) == [repository.path])
-    #expect(report.allCommits.map(\.id) == [id])
+    #expect(report.allCommits.map(\.id.hex) == [id])
 
     let rebuilt = await sandbox.run(["rebuild", "2026-03-10", "--no-narrative"], in: inside)
     #expect(rebuilt.status == 0, "\(rebuilt)")

@@ -27,8 +27,8 @@ import Testing
     #expect(expectedFifth == [rebased])
     #expect(expectedEighth == [plain])
 
-    #expect(try await sandbox.report("2026-03-05").allCommits.map(\.id) == expectedFifth)
-    #expect(try await sandbox.report("2026-03-08").allCommits.map(\.id) == expectedEighth)
+    #expect(try await sandbox.report("2026-03-05").allCommits.map(\.id.hex) == expectedFifth)
+    #expect(try await sandbox.report("2026-03-08").allCommits.map(\.id.hex) == expectedEighth)
   }
 
   @Test func timeZoneComesFromConfigThenTZ() async throws {
@@ -52,7 +52,7 @@ import Testing
       daysSeen.insert(expectedDay)
 
       let report = try await sandbox.report(expectedDay)
-      #expect(report.allCommits.map(\.id) == [id], "TZ=\(tz) journal.timezone=\(configured ?? "-")")
+      #expect(report.allCommits.map(\.id.hex) == [id], "TZ=\(tz) journal.timezone=\(configured ?? "-")")
       let other = expectedDay == "2026-02-10" ? "2026-02-11" : "2026-02-10"
       #expect(try await sandbox.report(other).commitCount == 0, "TZ=\(tz) journal.timezone=\(configured ?? "-")")
     }
@@ -70,12 +70,12 @@ import Testing
     let morning = try repository.commit(file: "a", content: "4\n", message: "Morning", date: "2026-03-10T04:00:00Z")
 
     // Calendar days first, as git sees them.
-    #expect(try await sandbox.report("2026-03-09").allCommits.map(\.id) == [evening])
-    #expect(try await sandbox.report("2026-03-10").allCommits.map(\.id) == [night, almost, morning])
+    #expect(try await sandbox.report("2026-03-09").allCommits.map(\.id.hex) == [evening])
+    #expect(try await sandbox.report("2026-03-10").allCommits.map(\.id.hex) == [night, almost, morning])
 
     try sandbox.configure("journal.dayStart", "04:00")
-    #expect(try await sandbox.report("2026-03-09").allCommits.map(\.id) == [evening, night, almost])
-    #expect(try await sandbox.report("2026-03-10").allCommits.map(\.id) == [morning])
+    #expect(try await sandbox.report("2026-03-09").allCommits.map(\.id.hex) == [evening, night, almost])
+    #expect(try await sandbox.report("2026-03-10").allCommits.map(\.id.hex) == [morning])
   }
 
   /// Every commit around a daylight-saving change lands on exactly one day, whatever the day start.
@@ -117,7 +117,8 @@ import Testing
       var reported: [String: String] = [:]
       for day in days {
         for commit in try await sandbox.report(day.description).allCommits {
-          #expect(reported.updateValue(day.description, forKey: commit.id) == nil, "\(commit.id) twice at \(dayStart)")
+          #expect(
+            reported.updateValue(day.description, forKey: commit.id.hex) == nil, "\(commit.id) twice at \(dayStart)")
         }
       }
       // Expected by the wall clock: the local day, or the one before when earlier than the day start.

@@ -93,7 +93,7 @@ import Testing
     #expect(logged.count == minute)
     let report = try await sandbox.report("2026-03-10")
     #expect(report.commitCount == logged.count)
-    let journal = Dictionary(uniqueKeysWithValues: report.allCommits.map { ($0.id, $0) })
+    let journal = Dictionary(uniqueKeysWithValues: report.allCommits.map { ($0.id.hex, $0) })
     for commit in logged {
       let counted = try #require(journal[commit.id], "\(commit.subject) is missing")
       let stats = DiffStats(

@@ -19,11 +19,13 @@ import Testing
           name: "web", path: "/code/web", isPrivate: false,
           commits: [
             CommitRecord(
-              id: "b" + String(repeating: "2", count: 39), authorName: "Ada", authorEmail: "ada@example.com",
+              id: ObjectID(hex: "b" + String(repeating: "2", count: 39))!, authorName: "Ada",
+              authorEmail: "ada@example.com",
               authoredAt: 1_773_162_000, authorOffsetMinutes: 60, subject: "Merge branch 'x'", isMerge: true,
               stats: .zero),
             CommitRecord(
-              id: "a" + String(repeating: "1", count: 39), authorName: "Ada", authorEmail: "ada@example.com",
+              id: ObjectID(hex: "a" + String(repeating: "1", count: 39))!, authorName: "Ada",
+              authorEmail: "ada@example.com",
               authoredAt: 1_773_133_500, authorOffsetMinutes: 60, subject: "Use <main> & `x`", isMerge: false,
               stats: DiffStats(filesChanged: 2, insertions: 10, deletions: 3)),
           ]),
@@ -31,7 +33,8 @@ import Testing
           name: "api", path: "/code/api", isPrivate: true,
           commits: [
             CommitRecord(
-              id: "c" + String(repeating: "3", count: 39), authorName: "Ada", authorEmail: "ada@example.com",
+              id: ObjectID(hex: "c" + String(repeating: "3", count: 39))!, authorName: "Ada",
+              authorEmail: "ada@example.com",
               authoredAt: 1_773_140_000, authorOffsetMinutes: 0, subject: "Secret work", isMerge: false,
               stats: DiffStats(filesChanged: 1, insertions: 1, deletions: 0))
           ]),

@@ -48,7 +48,7 @@ import Testing
       let new = try git.blob(ids[2 * index + 1])
       guard let known = LineChanges.withoutDiffing(from: old.content, to: new.content) else { continue }
       answered += 1
-      let diffed = try git.diffLines(from: old, to: new)
+      let diffed = try old.lineChanges(to: new)
       #expect(known == diffed, "\(pair.old.debugDescription) -> \(pair.new.debugDescription)")
     }
     // Most pairs are single edits, which the shortcut answers; the rest go to xdiff.

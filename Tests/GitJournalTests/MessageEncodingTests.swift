@@ -62,7 +62,7 @@ import Testing
     #expect(!header.contains("\nencoding "), "no encoding header")
 
     let report = try await sandbox.report("2026-03-10")
-    let commit = try #require(report.allCommits.first { $0.id == id })
+    let commit = try #require(report.allCommits.first { $0.id.hex == id })
     // Every byte survives: read as Latin-1.
     #expect(commit.subject == String(bytes: subject, encoding: .isoLatin1))
     #expect(commit.subject.hasPrefix("Naïve fix ") && commit.subject.hasSuffix(" done"))
@@ -117,7 +117,7 @@ import Testing
       messageBytes: [0xA3, 0xF3, 0x64, 0xBC, 0x0A], encoding: "ISO-8859-2", date: "2026-03-10T13:00:00Z", file: "e")
     let logged = try repository.log()
     let subjects = Dictionary(
-      uniqueKeysWithValues: try await sandbox.report("2026-03-10").allCommits.map { ($0.id, $0.subject) })
+      uniqueKeysWithValues: try await sandbox.report("2026-03-10").allCommits.map { ($0.id.hex, $0.subject) })
     #expect(subjects[japanese] == logged.first { $0.id == japanese }?.subject)
     #expect(subjects[japanese] == "日本語")
     #expect(subjects[polish] == logged.first { $0.id == polish }?.subject)

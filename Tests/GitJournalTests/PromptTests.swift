@@ -18,7 +18,7 @@ struct PromptTests {
     let start = calendar.window(of: day).start + 9 * 3600 + 12 * 60
     let commits = subjects.enumerated().map { index, subject in
       CommitRecord(
-        id: String(repeating: String(index % 10), count: 40), authorName: "Me", authorEmail: "me@example.com",
+        id: .repeating(String(index % 10)), authorName: "Me", authorEmail: "me@example.com",
         authoredAt: start + Int64(index) * 600, authorOffsetMinutes: 0, subject: subject, isMerge: false,
         stats: DiffStats(filesChanged: 7, insertions: 120 + index, deletions: 45))
     }

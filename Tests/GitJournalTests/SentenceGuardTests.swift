@@ -52,7 +52,7 @@ struct SentenceGuardTests {
       let commits = project.subjects.map { subject in
         index += 1
         return CommitRecord(
-          id: String(repeating: String(index % 10), count: 40), authorName: "Me", authorEmail: "me@example.com",
+          id: .repeating(String(index % 10)), authorName: "Me", authorEmail: "me@example.com",
           authoredAt: start + Int64(index) * 600, authorOffsetMinutes: 0, subject: subject, isMerge: false,
           stats: DiffStats(filesChanged: 1, insertions: 12 * index, deletions: 3))
       }

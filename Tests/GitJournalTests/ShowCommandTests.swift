@@ -147,7 +147,7 @@ import Testing
     for (argument, day) in names {
       let report = try await sandbox.report(argument)
       #expect(report.date == day, "\(argument)")
-      #expect(report.allCommits.map(\.id) == [ids[day]!], "\(argument)")
+      #expect(report.allCommits.map(\.id.hex) == [ids[day]!], "\(argument)")
     }
     // No day means today.
     let plain = await sandbox.run("show", "--json")

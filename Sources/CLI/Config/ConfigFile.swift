@@ -1,4 +1,3 @@
-import CLibgit2
 import Facts
 import GitReader
 import Journal
@@ -19,36 +18,18 @@ struct ConfigFile {
   func entries() throws(ConfigError) -> [Entry] {
     guard access(path, F_OK) == 0 else { return [] }
     return try withConfig { config throws(GitError) in
-      var iterator: OpaquePointer?
-      try check(git_config_iterator_new(&iterator, config), "git_config_iterator_new")
-      defer { git_config_iterator_free(iterator) }
-      var entries: [Entry] = []
-      var entry: UnsafeMutablePointer<git_config_entry>?
-      while true {
-        let code = git_config_next(&entry, iterator)
-        if code == GIT_ITEROVER.rawValue { break }
-        try check(code, "git_config_next")
-        guard let entry else { continue }
-        let value = entry.pointee.value.map { String(cString: $0) } ?? ""
-        entries.append(Entry(name: String(cString: entry.pointee.name), value: value))
-      }
-      return entries
+      try config.entries().map { Entry(name: $0.name, value: $0.value) }
     }
   }
 
   func set(_ name: String, to value: String) throws(ConfigError) {
     try makeParentFolder()
-    try withConfig { config throws(GitError) -> Void in
-      try check(git_config_set_string(config, name, value), "git_config_set_string")
-    }
+    try withConfig { config throws(GitError) in try config.set(name, to: value) }
   }
 
   /// Removes every value of `name`; a missing key is fine.
   func removeAll(_ name: String) throws(ConfigError) {
-    try withConfig { config throws(GitError) in
-      let code = git_config_delete_multivar(config, name, ".*")
-      if code != GIT_ENOTFOUND.rawValue { try check(code, "git_config_delete_multivar") }
-    }
+    try withConfig { config throws(GitError) in try config.removeAll(name) }
   }
 
   private func makeParentFolder() throws(ConfigError) {
@@ -61,13 +42,9 @@ struct ConfigFile {
     }
   }
 
-  private func withConfig<T>(_ body: (OpaquePointer) throws(GitError) -> T) throws(ConfigError) -> T {
-    LibGit2.ensureInitialized()
-    var config: OpaquePointer?
+  private func withConfig<T>(_ body: (GitConfig) throws(GitError) -> T) throws(ConfigError) -> T {
     do {
-      try check(git_config_open_ondisk(&config, path), "git_config_open_ondisk")
-      defer { git_config_free(config) }
-      return try body(config!)
+      return try body(GitConfig.open(path: path))
     } catch {
       throw ConfigError.unreadable(path: path, reason: error.message)
     }

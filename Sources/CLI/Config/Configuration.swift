@@ -1,4 +1,3 @@
-import CLibgit2
 import Facts
 import Foundation
 import GitReader
@@ -119,10 +118,9 @@ public struct Configuration: Sendable {
 
   /// git's own boolean words (true/yes/on/1, false/no/off/0), via libgit2.
   static func parseBool(_ text: String, key: String) throws(ConfigError) -> Bool {
-    var value: Int32 = 0
-    guard git_config_parse_bool(&value, text) == 0 else {
+    guard let value = GitConfig.parseBool(text) else {
       throw .invalidValue(key: key, value: text, expected: "a boolean (true or false)")
     }
-    return value != 0
+    return value
   }
 }

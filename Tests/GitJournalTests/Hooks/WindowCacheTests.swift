@@ -80,15 +80,15 @@ import Testing
   let window = WindowCache.Window(
     tips: [ObjectID(hex: String(repeating: "c", count: 40))!, ObjectID(hex: String(repeating: "d", count: 40))!],
     commits: [
-      WindowCache.Commit(
+      WalkedCommit(
         record: CommitRecord(
-          id: String(repeating: "a", count: 40), authorName: "Zoë \\ Tab\tName", authorEmail: "a@example.com",
+          id: .repeating("a"), authorName: "Zoë \\ Tab\tName", authorEmail: "a@example.com",
           authoredAt: 1_000, authorOffsetMinutes: -330, subject: "Line\r\nbreaks \\n and \\\\ slashes",
           isMerge: false, stats: DiffStats(filesChanged: 2, insertions: 30, deletions: 4)),
         committed: 1_200),
-      WindowCache.Commit(
+      WalkedCommit(
         record: CommitRecord(
-          id: String(repeating: "b", count: 40), authorName: "", authorEmail: "", authoredAt: -5,
+          id: .repeating("b"), authorName: "", authorEmail: "", authoredAt: -5,
           authorOffsetMinutes: 0, subject: "", isMerge: true, stats: .zero),
         committed: -5),
     ])

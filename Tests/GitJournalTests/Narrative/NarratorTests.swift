@@ -349,7 +349,7 @@ import Testing
     let start = Self.calendar.window(of: day).start + 10 * 3600
     func commit(_ index: Int, _ subject: String) -> CommitRecord {
       CommitRecord(
-        id: String(repeating: String(index), count: 40), authorName: "Ada", authorEmail: "ada@example.com",
+        id: .repeating(String(index)), authorName: "Ada", authorEmail: "ada@example.com",
         authoredAt: start + Int64(index) * 60, authorOffsetMinutes: 0, subject: subject, isMerge: false,
         stats: DiffStats(filesChanged: 1, insertions: 3, deletions: 1))
     }

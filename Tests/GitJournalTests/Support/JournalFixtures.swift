@@ -21,7 +21,7 @@ enum JournalFixtures {
     let start = calendar.window(of: day).start + 9 * 3600
     let commits = subjects.enumerated().map { index, subject in
       CommitRecord(
-        id: String(repeating: String(index % 10), count: 40), authorName: "Ada", authorEmail: "ada@example.com",
+        id: .repeating(String(index % 10)), authorName: "Ada", authorEmail: "ada@example.com",
         authoredAt: start + Int64(index) * 60, authorOffsetMinutes: 0, subject: subject, isMerge: false,
         stats: DiffStats(filesChanged: 1, insertions: index + 1, deletions: index % 3))
     }

@@ -38,7 +38,7 @@ import Testing
           name: "app", path: "/x", isPrivate: false,
           commits: [
             CommitRecord(
-              id: String(repeating: "a", count: 40), authorName: "A", authorEmail: "a@x", authoredAt: 1_773_133_200,
+              id: .repeating("a"), authorName: "A", authorEmail: "a@x", authoredAt: 1_773_133_200,
               authorOffsetMinutes: 0, subject: "Fix it", isMerge: false,
               stats: DiffStats(filesChanged: 1, insertions: 12, deletions: 3))
           ])
