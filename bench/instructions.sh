@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Instructions executed (callgrind), the figure that repeats on a shared machine where wall times do not:
+#   hook, unchanged:  `gitjournal hook post-commit` again with nothing changed (every record from the caches)
+#   hook, 1 commit:   the hook after one new commit in the committing repository (three commits, each shown)
+#   rebuild cold:     `rebuild` of one 3,000-commit repository's whole history with no caches
+#   rebuild again:    the same rebuild a second time (statistics cached)
+# The world is bench/hook.sh's: 10 journaled repositories of 3,000 commits, committing in a clone of the first,
+# whose day already holds COMMITS (default 40) commits made through the hook. Commits get fixed times of today,
+# so two builds measured the same day meet the same work.
+# GITJOURNAL=<binary> measures that binary instead of building this tree's.
+source "$(dirname "$0")/lib.sh"
+[ -n "${GITJOURNAL:-}" ] || build_release
+command -v valgrind >/dev/null || { echo "bench: valgrind is missing (apt-get install valgrind)" >&2; exit 1; }
+# Debian 12's valgrind gives up on the debug information of the multi-target build ("possibly corrupted
+# debuginfo file"); a copy without it runs the same instructions.
+strip -g -o "$BENCH/gitjournal-measured" "$GITJOURNAL"
+GITJOURNAL="$BENCH/gitjournal-measured"
+
+export HOME="$BENCH/instructions-home" GIT_CONFIG_NOSYSTEM=1 SWIFT_DETERMINISTIC_HASHING=1
+rm -rf "$HOME"; mkdir -p "$HOME"
+git config --global user.email me@example.com
+git config --global user.name Me
+
+for i in $(seq 1 10); do make_repo "$BENCH/repos/r$i" 3000 --seed "$i" --branches 4 --days 200; done
+clone="$BENCH/commit-instructions"
+rm -rf "$clone"
+git clone -q "$BENCH/repos/r1" "$clone"
+for i in $(seq 1 10); do "$GITJOURNAL" repos add "$BENCH/repos/r$i" >/dev/null; done
+(cd "$clone" && "$GITJOURNAL" install >/dev/null)
+
+today=$(date +%F)
+n=0
+commit() { # commit [git options...]: one more commit at a fixed time of today
+  n=$((n + 1))
+  local at; at="$today $(printf '12:%02d:%02d' $((n / 60)) $((n % 60)))"
+  echo "$n" >> "$clone/counter"
+  git -C "$clone" add counter
+  GIT_AUTHOR_DATE="$at" GIT_COMMITTER_DATE="$at" git -C "$clone" "$@" commit -q -m "bench $n"
+}
+for _ in $(seq 1 "${COMMITS:-40}"); do commit; done
+
+instructions() { # instructions <folder> <gitjournal arguments...>
+  local folder="$1"; shift
+  (cd "$folder" && valgrind --tool=callgrind --callgrind-out-file=/dev/null "$GITJOURNAL" "$@" 2>&1 >/dev/null) |
+    sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
+}
+millions() { awk -v n="$1" 'BEGIN { printf "%.1f M", n / 1e6 }'; }
+
+(cd "$clone" && "$GITJOURNAL" hook post-commit >/dev/null 2>&1) || true
+echo "hook, unchanged: $(millions "$(instructions "$clone" hook post-commit)")"
+for _ in 1 2 3; do
+  commit -c core.hooksPath=/dev/null
+  echo "hook, 1 commit: $(millions "$(instructions "$clone" hook post-commit)")"
+done
+
+# The rebuild reads one repository only: a config of its own.
+export HOME="$BENCH/instructions-rebuild-home"
+rm -rf "$HOME"; mkdir -p "$HOME"
+"$GITJOURNAL" repos add "$BENCH/repos/r2" >/dev/null
+first=$(git -C "$BENCH/repos/r2" log --branches --format=%ad --date=format:%Y-%m-%d | sort | sed -n 1p)
+echo "rebuild cold: $(millions "$(instructions "$HOME" rebuild --since "$first" --all-authors --no-narrative)")"
+echo "rebuild again: $(millions "$(instructions "$HOME" rebuild --since "$first" --all-authors --no-narrative)")"
