@@ -21,4 +21,16 @@ public enum RepositoryProblem: Error, Equatable, Sendable, CustomStringConvertib
     case .unreadable(let reason): return "cannot be read: \(reason)"
     }
   }
+
+  /// A few words for the `repos` list and `doctor`.
+  public var summary: String {
+    switch self {
+    case .missing: return "missing"
+    case .notARepository: return "not a git repository"
+    case .empty: return "no commits yet"
+    case .shallow: return "shallow clone (skipped)"
+    case .noIdentity: return "no author email"
+    case .unreadable(let reason): return "unreadable: \(reason)"
+    }
+  }
 }

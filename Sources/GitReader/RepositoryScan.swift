@@ -1,4 +1,3 @@
-import Foundation
 import Support
 
 /// Opens one configured repository, checks that it can be journaled, and reads its commits for a span.
@@ -28,19 +27,7 @@ package struct RepositoryScan {
   }
 
   package func commits(authoredFrom start: Int64?, to end: Int64?) throws(RepositoryProblem) -> [CommitRecord] {
-    var isFolder: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {
-      throw .missing
-    }
-    let repository: Repository
-    do {
-      repository = try Repository.open(at: path)
-    } catch {
-      throw error.isNotFound ? .notARepository : .unreadable(error.message)
-    }
-    if repository.isEmpty { throw .empty }
-    if repository.isShallow { throw .shallow }
-
+    let repository = try Repository.openJournaled(at: path)
     let authors: AuthorFilter
     if allAuthors {
       authors = .everyone

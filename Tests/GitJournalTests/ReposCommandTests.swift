@@ -157,4 +157,24 @@ import Testing
         "shallow": "shallow clone (skipped)",
       ])
   }
+
+  /// The scan, `repos` and `doctor` judge a repository by one check: each broken repository's warning from the
+  /// scan, its `repos` line and its `doctor` line carry the same typed problem.
+  @Test func scanReposAndDoctorShareOneHealthCheck() async throws {
+    _ = try brokenWorld()
+    let shown = await sandbox.run("show", "2026-03-10", "--json")
+    let listed = await sandbox.run("repos")
+    let doctor = await sandbox.run("doctor")
+    for name in Self.brokenNames {
+      let path = sandbox.scratch.path("repos/\(name)")
+      guard case .problem(let problem) = RepositoryHealth(path: path) else {
+        Issue.record("\(name) was found healthy")
+        continue
+      }
+      #expect(shown.standardError.contains("warning: skipped \(name) (\(path)): \(problem)\n"), "\(name): \(shown)")
+      #expect(listed.standardOutput.contains(path + "  " + problem.summary + "\n"), "\(name): \(listed)")
+      #expect(doctor.standardOutput.contains("\(name) (\(path)): \(problem.summary)\n"), "\(name): \(doctor)")
+    }
+    #expect(RepositoryHealth(path: sandbox.scratch.path("repos/good")) == .readable)
+  }
 }

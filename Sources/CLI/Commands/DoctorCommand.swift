@@ -53,9 +53,8 @@ struct DoctorCommand: Command {
 
     if configuration.repositories.isEmpty { problem("no repositories to journal: run 'gitjournal install' in one") }
     for entry in configuration.repositories {
-      let status = RepositoryCheck.status(of: entry.path)
-      guard status == "ok" else {
-        problem("\(entry.name) (\(entry.path)): \(status)")
+      if case .problem(let found) = RepositoryHealth(path: entry.path) {
+        problem("\(entry.name) (\(entry.path)): \(found.summary)")
         continue
       }
       switch hookState(of: entry.path, home: environment.home) {

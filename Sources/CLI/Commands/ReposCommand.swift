@@ -66,10 +66,10 @@ struct ReposCommand: Command {
       var problems = 0
       let width = (entries.map(\.name.count).max() ?? 0) + 2
       for entry in entries {
-        let status = RepositoryCheck.status(of: entry.path)
-        if status != "ok" { problems += 1 }
+        let health = RepositoryHealth(path: entry.path)
+        if case .problem = health { problems += 1 }
         let padding = String(repeating: " ", count: width - entry.name.count)
-        context.standardOutput.line(entry.name + padding + entry.path + "  " + status)
+        context.standardOutput.line(entry.name + padding + entry.path + "  " + health.summary)
       }
       return problems == 0 ? ExitStatus.success : ExitStatus.partial
     case .add(let paths):

@@ -1,0 +1,22 @@
+import Foundation
+import Support
+
+extension Repository {
+  /// Opens a configured repository to be journaled, or says why it cannot be: the one health check behind the
+  /// scan of every command, `repos` and `doctor`.
+  package static func openJournaled(at path: String) throws(RepositoryProblem) -> Repository {
+    var isFolder: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {
+      throw .missing
+    }
+    let repository: Repository
+    do {
+      repository = try Repository.open(at: path)
+    } catch {
+      throw error.isNotFound ? .notARepository : .unreadable(error.message)
+    }
+    if repository.isEmpty { throw .empty }
+    if repository.isShallow { throw .shallow }
+    return repository
+  }
+}
