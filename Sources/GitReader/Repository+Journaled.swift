@@ -3,7 +3,8 @@ import Support
 
 extension Repository {
   /// Opens a configured repository to be journaled, or says why it cannot be: the one health check behind the
-  /// scan of every command, `repos` and `doctor`.
+  /// scan of every command, `repos` and `doctor`. A repository with no commits yet is readable: it has nothing
+  /// to journal, which is no fault.
   package static func openJournaled(at path: String) throws(RepositoryProblem) -> Repository {
     var isFolder: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {
@@ -15,7 +16,6 @@ extension Repository {
     } catch {
       throw error.isNotFound ? .notARepository : .unreadable(error.message)
     }
-    if repository.isEmpty { throw .empty }
     if repository.isShallow { throw .shallow }
     return repository
   }

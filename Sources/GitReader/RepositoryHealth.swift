@@ -2,12 +2,13 @@
 /// (`Repository.openJournaled(at:)`).
 package enum RepositoryHealth: Equatable, Sendable {
   case readable
+  /// Readable, with nothing to journal yet: information, not a problem.
+  case noCommitsYet
   case problem(RepositoryProblem)
 
   package init(path: String) {
     do {
-      _ = try Repository.openJournaled(at: path)
-      self = .readable
+      self = try Repository.openJournaled(at: path).isEmpty ? .noCommitsYet : .readable
     } catch {
       self = .problem(error)
     }
@@ -17,6 +18,7 @@ package enum RepositoryHealth: Equatable, Sendable {
   package var summary: String {
     switch self {
     case .readable: return "ok"
+    case .noCommitsYet: return "no commits yet"
     case .problem(let problem): return problem.summary
     }
   }

@@ -4,7 +4,6 @@ import Support
 public enum RepositoryProblem: Error, Equatable, Sendable, CustomStringConvertible {
   case missing
   case notARepository
-  case empty
   case shallow
   case noIdentity
   case unreadable(String)
@@ -13,7 +12,6 @@ public enum RepositoryProblem: Error, Equatable, Sendable, CustomStringConvertib
     switch self {
     case .missing: return "the folder does not exist; fix the path with 'gitjournal repos' or remove it"
     case .notARepository: return "not a git repository; fix the path with 'gitjournal repos' or remove it"
-    case .empty: return "it has no commits yet"
     case .shallow:
       return "it is a shallow clone, so its history is incomplete; run 'git fetch --unshallow' there"
     case .noIdentity:
@@ -27,7 +25,6 @@ public enum RepositoryProblem: Error, Equatable, Sendable, CustomStringConvertib
     switch self {
     case .missing: return "missing"
     case .notARepository: return "not a git repository"
-    case .empty: return "no commits yet"
     case .shallow: return "shallow clone (skipped)"
     case .noIdentity: return "no author email"
     case .unreadable(let reason): return "unreadable: \(reason)"

@@ -28,6 +28,8 @@ package struct RepositoryScan {
 
   package func commits(authoredFrom start: Int64?, to end: Int64?) throws(RepositoryProblem) -> [CommitRecord] {
     let repository = try Repository.openJournaled(at: path)
+    // Before the author check: a fresh repository has no commits to attribute, whoever will make them.
+    if repository.isEmpty { return [] }
     let authors: AuthorFilter
     if allAuthors {
       authors = .everyone

@@ -20,7 +20,7 @@ import Testing
     engine = try sandbox.makeRepository("engine")
     try sandbox.register(app)
     try sandbox.register(engine)
-    // An empty repository would be reported as skipped: give each an old first commit.
+    // Each starts with an old first commit, outside the days the tests look at.
     for repository in [app, engine] {
       try repository.commit(file: "README", content: "readme\n", message: "Init", date: "2026-01-01T09:00:00Z")
     }

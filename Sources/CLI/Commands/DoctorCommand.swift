@@ -53,16 +53,20 @@ struct DoctorCommand: Command {
 
     if configuration.repositories.isEmpty { problem("no repositories to journal: run 'gitjournal install' in one") }
     for entry in configuration.repositories {
-      if case .problem(let found) = RepositoryHealth(path: entry.path) {
+      let health = RepositoryHealth(path: entry.path)
+      if case .problem(let found) = health {
         problem("\(entry.name) (\(entry.path)): \(found.summary)")
         continue
       }
+      // A repository with no commits yet is said so as information: it is readable, with nothing to journal.
+      let readable = "\(entry.name) (\(entry.path)): readable" + (health == .noCommitsYet ? ", no commits yet" : "")
       switch hookState(of: entry.path, home: environment.home) {
-      case .installed(let how): ok("\(entry.name) (\(entry.path)): readable, hooked \(how)")
+      case .installed(let how): ok("\(readable), hooked \(how)")
       case .missing(let folder):
         warn(
-          "\(entry.name) (\(entry.path)): readable but not hooked in \(folder); run 'gitjournal install \(entry.path)'")
-      case .unavailable(let reason): warn("\(entry.name) (\(entry.path)): readable; \(reason)")
+          "\(readable)\(health == .noCommitsYet ? "," : "") but not hooked in \(folder); run 'gitjournal install \(entry.path)'"
+        )
+      case .unavailable(let reason): warn("\(readable); \(reason)")
       }
     }
 
