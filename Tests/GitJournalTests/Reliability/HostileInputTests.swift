@@ -308,7 +308,7 @@ extension Reliability {
     }
 
     /// One configured repository deleted after install, another with a corrupt object: each is skipped with one
-    /// line, and the healthy repository's commits are journaled.
+    /// line (the corrupt one when it is read afresh), and the healthy repository's commits are journaled.
     @Test func deletedAndCorruptRepositories() throws {
       let app = try installedRepository("code/app")
       let gone = try installedRepository("code/gone")
@@ -325,7 +325,10 @@ extension Reliability {
       let lines = commit.standardError.split(separator: "\n")
       #expect(lines.count == 1 && lines.first?.contains(world.hookLogPath) == true, "\(commit.standardError)")
       let log = (try? String(contentsOfFile: world.hookLogPath, encoding: .utf8)) ?? ""
-      #expect(log.contains("skipped gone (\(gone))") && log.contains("skipped broken (\(broken))"), "\(log)")
+      // The hook takes the corrupt repository's records from its window cache (its branches did not move), so
+      // only `rebuild`, which reads every repository afresh, meets the damage. (This line once also matched
+      // "skipped broken ...: it has no commits yet", logged while that repository was still empty.)
+      #expect(log.contains("skipped gone (\(gone))"), "\(log)")
       #expect(world.journal(commit.day).map { HookWorld.count(commit.journalID, in: $0) } == 1)
 
       let rebuild = try world.gitjournal("rebuild", "--no-narrative", in: app)
