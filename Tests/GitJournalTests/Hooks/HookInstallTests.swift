@@ -140,4 +140,58 @@ import Testing
     #expect(!HookWorld.exists(foreign + HookScript.chainedSuffix))
     #expect(!HookWorld.exists(hooks + "/post-rewrite"))
   }
+
+  /// Adds a line before the script's final `exit`, as a user extending gitjournal's hook by hand would.
+  func extendHook(_ path: String, with line: String) throws {
+    let text = try String(contentsOfFile: path, encoding: .utf8)
+    let exit = "\nexit \"$status\"\n"
+    try #require(text.contains(exit), "no final exit in:\n\(text)")
+    let edited = text.replacingOccurrences(of: exit, with: "\n" + line + exit)
+    try Data(edited.utf8).write(to: URL(fileURLWithPath: path))
+  }
+
+  @Test func editedHookKeepsRunningAndComesBackByteForByte() throws {
+    _ = try install()
+    let hook = hooks + "/post-commit"
+    let marker = world.scratch.path("extension-ran")
+    try extendHook(hook, with: "echo extended >> \(HookWorld.shellQuoted(marker))")
+    let edited = try #require(HookFileSnapshot(hook))
+
+    let again = try install()
+    #expect(again.standardOutput.contains("edited"), "\(again.standardOutput)")
+    #expect(edited.sameContent(as: HookFileSnapshot(hook + HookScript.chainedSuffix)), "the edited hook was not kept")
+    #expect(!(try String(contentsOfFile: hook, encoding: .utf8)).contains("extended"))
+
+    let commit = try world.commit(in: repository, "Commit after editing the hook")
+    #expect(commit.standardError.isEmpty, "\(commit.standardError)")
+    let ran = FileManager.default.contents(atPath: marker).map { String(decoding: $0, as: UTF8.self) }
+    #expect(ran == "extended\n", "the user's line did not run exactly once")
+    let journal = try #require(world.journal(commit.day))
+    #expect(HookWorld.count(commit.journalID, in: journal) == 1)
+
+    // Installing again leaves both as they are.
+    let third = try install()
+    #expect(edited.sameContent(as: HookFileSnapshot(hook + HookScript.chainedSuffix)))
+    #expect(!third.standardOutput.contains("installed post-commit"), "\(third.standardOutput)")
+
+    let removed = try world.gitjournal("uninstall", in: repository)
+    #expect(removed.status == 0, "\(removed.hookTestSummary)")
+    #expect(edited.sameContent(as: HookFileSnapshot(hook)), "the edited hook did not come back as it was")
+    #expect(!HookWorld.exists(hook + HookScript.chainedSuffix))
+    #expect(!HookWorld.exists(hooks + "/post-rewrite"))
+  }
+
+  @Test func uninstallKeepsAHookEditedInPlace() throws {
+    _ = try install()
+    let hook = hooks + "/post-commit"
+    try extendHook(hook, with: "echo extended")
+    let edited = try #require(HookFileSnapshot(hook))
+
+    let removed = try world.gitjournal("uninstall", in: repository)
+    #expect(removed.status == 0, "\(removed.hookTestSummary)")
+    #expect(removed.standardOutput.contains("edited"), "\(removed.standardOutput)")
+    #expect(HookFileSnapshot(hook) == edited, "the edited hook was removed or rewritten")
+    #expect(!HookWorld.exists(hooks + "/post-rewrite"))
+    #expect(world.configuredPaths().isEmpty)
+  }
 }

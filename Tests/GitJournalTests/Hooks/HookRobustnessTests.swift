@@ -211,4 +211,105 @@ import Testing
     #expect(log.contains("does not exist"), "\(log)")
     if let line = errorLines.first { #expect(line.contains(world.hookLogPath), "\(line)") }
   }
+
+  /// The day `date` falls on in UTC, as the journal names its file.
+  static func utcDay(_ date: Date) -> String {
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withFullDate]
+    formatter.timeZone = TimeZone(identifier: "UTC")
+    return formatter.string(from: date)
+  }
+
+  /// The day's file is a FIFO nobody writes to (or a device, a socket): opening it for reading would block until
+  /// a writer comes, and the commit with it. The hook leaves it alone, says so in one line of its log, and the
+  /// commit returns at once.
+  @Test func fifoAsTheDayFileNeverHangsTheCommit() async throws {
+    try await DedicatedThread.run {
+      let repository = try world.makeRepository("code/app")
+      try #require(try world.gitjournal("install", in: repository).status == 0)
+      let now = Date()
+      let fifo = world.journalDirectory + "/\(Self.utcDay(now)).md"
+      try FileManager.default.createDirectory(atPath: world.journalDirectory, withIntermediateDirectories: true)
+      try #require(mkfifo(fifo, 0o644) == 0)
+      try Data("change\n".utf8).write(to: URL(fileURLWithPath: repository + "/change.txt"))
+      try world.git(["add", "-A"], in: repository)
+
+      let started = Date()
+      let commit = try Subprocess(
+        Subprocess.gitExecutable, ["commit", "-q", "-m", "Commit beside a FIFO"],
+        environment: world.environment.merging(["GIT_AUTHOR_DATE": HookWorld.gitDate(now)]) { _, new in new },
+        currentDirectory: repository)
+      let finished = commit.finishes(within: 10)
+      let seconds = Date().timeIntervalSince(started)
+      // A hook stuck opening the FIFO for reading is let go by a writer that opens it and closes it at once.
+      let writer = open(fifo, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+      if writer >= 0 { close(writer) }
+      let result = try commit.wait()
+      #expect(finished, "the commit still hung after 10 s")
+      #expect(result.status == 0, "\(result.hookTestSummary)")
+      #expect(seconds < 5, "the commit took \(seconds) s")
+      var info = stat()
+      #expect(lstat(fifo, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO, "the FIFO was replaced")
+      let log = world.hookLogLines()
+      #expect(log.count == 1, "\(log)")
+      #expect(log.first?.contains(fifo) == true && log.first?.contains("FIFO") == true, "\(log)")
+    }
+  }
+
+  /// A gitjournal stuck while it holds the journal lock (stopped with Ctrl-Z, hung on a network mount) blocks no
+  /// commit anywhere for long: a commit in another repository waits for the lock up to the deadline, then skips
+  /// with one line in the hook log, and the next commit catches up. An interactive command says who holds it.
+  @Test func stuckLockHolderDelaysACommitOnlyUpToTheDeadline() async throws {
+    try await DedicatedThread.run {
+      let first = try world.makeRepository("code/first")
+      let second = try world.makeRepository("code/second")
+      for repository in [first, second] {
+        try #require(try world.gitjournal("install", in: repository).status == 0)
+      }
+      let authorDate = HookWorld.gitDate(Date())
+      let initial = try world.commit(in: first, "Initial commit", authorDate: authorDate)
+      let lockPath = world.home + "/.local/state/gitjournal/journal.lock"
+      let holder = try LockHolder(lockPath)
+      defer { holder.release() }
+
+      try Data("change\n".utf8).write(to: URL(fileURLWithPath: second + "/change.txt"))
+      try world.git(["add", "-A"], in: second)
+      let started = Date()
+      let commit = try Subprocess(
+        Subprocess.gitExecutable, ["commit", "-q", "-m", "Commit while the lock is stuck"],
+        environment: world.environment.merging(["GIT_AUTHOR_DATE": authorDate]) { _, new in new },
+        currentDirectory: second)
+      let rebuild = try Subprocess(
+        world.binary, ["rebuild", "--no-narrative"], environment: world.environment, currentDirectory: first)
+      let commitFinished = commit.finishes(within: 12)
+      let commitSeconds = Date().timeIntervalSince(started)
+      let rebuildFinished = rebuild.finishes(within: max(0, 12 - commitSeconds))
+      let rebuildSeconds = Date().timeIntervalSince(started)
+      if !commitFinished || !rebuildFinished { holder.release() }
+      let committed = try commit.wait()
+      let rebuilt = try rebuild.wait()
+
+      // The deadline is 5 s (JournalStore.lockTimeout); 3 s of slack for a loaded machine.
+      #expect(commitFinished, "the commit still waited after 12 s")
+      #expect(committed.status == 0, "\(committed.hookTestSummary)")
+      #expect(commitSeconds < 8, "the commit took \(commitSeconds) s")
+      #expect(committed.standardError.isEmpty, "\(committed.standardError)")
+      let log = world.hookLogLines()
+      #expect(log.count == 1, "\(log)")
+      #expect(log.first?.contains("journal lock") == true && log.first?.contains("skipped") == true, "\(log)")
+      #expect(world.journal(initial.day).map { $0.contains("Commit while the lock is stuck") } == false)
+
+      #expect(rebuildFinished, "rebuild still waited after 12 s")
+      #expect(rebuilt.status == 1, "\(rebuilt.hookTestSummary)")
+      #expect(rebuildSeconds < 8, "rebuild took \(rebuildSeconds) s")
+      let message = rebuilt.standardError
+      #expect(message.contains("another gitjournal") && message.contains(lockPath), "\(message)")
+
+      holder.release()
+      let next = try world.commit(in: second, "Next commit", authorDate: authorDate)
+      let journal = try #require(world.journal(next.day))
+      #expect(journal.contains("Commit while the lock is stuck"), "the next commit did not catch up:\n\(journal)")
+      #expect(HookWorld.count(next.journalID, in: journal) == 1)
+    }
+  }
 }

@@ -122,21 +122,23 @@ final class HookWorld: Sendable {
   }
 
   /// Writes a file (a new one each time unless named) and commits everything with `git commit`, with the
-  /// given dates (any form git reads; nil lets git use the clock) and `-c` settings. The commit must succeed.
+  /// given dates (any form git reads; nil lets git use the clock), `-c` settings and variables on top of the
+  /// world's environment. The commit must succeed.
   @discardableResult
   func commit(
     in repository: String, _ subject: String, file: String? = nil, authorDate: String? = nil,
-    committerDate: String? = nil, extraArguments: [String] = [], configuration: [String: String] = [:]
+    committerDate: String? = nil, extraArguments: [String] = [], configuration: [String: String] = [:],
+    environment extra: [String: String] = [:]
   ) throws -> HookCommit {
     let name = file ?? "file-\(UUID().uuidString).txt"
     try Data("\(subject)\n".utf8).write(to: URL(fileURLWithPath: repository + "/" + name))
     try git(["add", "-A"], in: repository)
-    var dates: [String: String] = [:]
-    if let authorDate { dates["GIT_AUTHOR_DATE"] = authorDate }
-    if let committerDate { dates["GIT_COMMITTER_DATE"] = committerDate }
+    var variables = extra
+    if let authorDate { variables["GIT_AUTHOR_DATE"] = authorDate }
+    if let committerDate { variables["GIT_COMMITTER_DATE"] = committerDate }
     let options = configuration.sorted { $0.key < $1.key }.flatMap { ["-c", "\($0.key)=\($0.value)"] }
     let result = try gitResult(
-      options + ["commit", "-m", subject] + extraArguments, in: repository, environment: dates)
+      options + ["commit", "-m", subject] + extraArguments, in: repository, environment: variables)
     guard result.status == 0 else {
       throw ScratchError("git commit in \(repository) failed (\(result.status)): \(result.standardError)")
     }
@@ -167,6 +169,12 @@ final class HookWorld: Sendable {
   /// Every name in the journal folder, hidden ones included.
   func journalFolderNames() -> [String] {
     (try? FileManager.default.contentsOfDirectory(atPath: journalDirectory)) ?? []
+  }
+
+  /// The lines of the hook log (none when there is no log).
+  func hookLogLines() -> [String] {
+    guard let data = FileManager.default.contents(atPath: hookLogPath) else { return [] }
+    return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
   }
 
   /// The config file's `repo.<name>.path` values.

@@ -57,6 +57,15 @@ final class Subprocess {
     return result
   }
 
+  /// Whether the child exits within `seconds`. A child that does not is left running: git's hooks inherit the
+  /// descriptor through which Foundation learns that git exited, so a stuck hook has to be let go (or killed)
+  /// before `wait()` can return.
+  func finishes(within seconds: Double) -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while process.isRunning && Date() < deadline { usleep(2_000) }
+    return !process.isRunning
+  }
+
   /// Runs a child to completion.
   static func run(
     _ executable: String, _ arguments: [String], environment: [String: String], currentDirectory: String,
