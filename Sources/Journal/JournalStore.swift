@@ -28,6 +28,12 @@ public struct JournalStore: Sendable {
     case batched
   }
 
+  /// Seconds a writer waits for the journal lock. Holders keep it for one refresh (well under a second); one that
+  /// keeps it longer is stuck (stopped with Ctrl-Z, hung on a network mount), and waiting on would hang every
+  /// commit on the machine: the hook skips instead (the next commit or `rebuild` catches up), and a command fails
+  /// saying another gitjournal holds the lock.
+  public static let lockTimeout = 5
+
   public func path(of day: Day) -> String { directory + "/\(day).md" }
 
   /// Makes every batched write durable.
@@ -37,21 +43,23 @@ public struct JournalStore: Sendable {
 
   /// Runs `body` holding the journal lock, so that what it reads and writes is not interleaved with another
   /// gitjournal process. Writes inside it go through the `LockedJournalStore` it is given.
+  /// Throws `FileLock.Busy` after `lockTimeout`.
   public func locked<T: Sendable>(_ body: (LockedJournalStore) async throws -> T) async throws -> T {
     try makeFolders((lockPath as NSString).deletingLastPathComponent)
-    let lock = try FileLock.acquire(at: lockPath)
+    let lock = try FileLock.acquire(at: lockPath, waitingAtMost: Self.lockTimeout)
     defer { withExtendedLifetime(lock) {} }
     return try await body(LockedJournalStore(store: self))
   }
 
   /// Writes `page` into the day's file, taking the lock for this one file, keeping the user's text.
+  /// Throws `FileLock.Busy` after `lockTimeout`.
   @discardableResult
   public func write(
     _ page: JournalPage, for day: Day, isEmpty: Bool, durability: Durability = .immediate
-  ) throws(SystemError) -> Outcome {
+  ) throws -> Outcome {
     if isEmpty && !FileManager.default.fileExists(atPath: path(of: day)) { return .nothingToWrite }
     try makeFolders((lockPath as NSString).deletingLastPathComponent)
-    let lock = try FileLock.acquire(at: lockPath)
+    let lock = try FileLock.acquire(at: lockPath, waitingAtMost: Self.lockTimeout)
     defer { withExtendedLifetime(lock) {} }
     return try LockedJournalStore(store: self).write(page, for: day, isEmpty: isEmpty, durability: durability)
   }

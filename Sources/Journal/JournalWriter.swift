@@ -19,11 +19,11 @@ public struct JournalWriter: Sendable {
     public let outcome: JournalStore.Outcome
   }
 
-  /// Writes one day, taking the journal lock for it.
+  /// Writes one day, taking the journal lock for it (`FileLock.Busy` after `JournalStore.lockTimeout`).
   @discardableResult
   public func write(
     _ facts: DayFacts, sentence: String?, durability: JournalStore.Durability = .immediate
-  ) throws(SystemError) -> WrittenDay {
+  ) throws -> WrittenDay {
     let outcome = try store.write(
       page(facts, sentence: sentence), for: facts.day, isEmpty: facts.isEmpty, durability: durability)
     return WrittenDay(facts: facts, sentence: sentence, outcome: outcome)

@@ -80,19 +80,55 @@ package enum AtomicFile {
     close(descriptor)
   }
 
-  /// Reads a file as UTF-8 (invalid bytes replaced), or nil when it does not exist.
+  /// Reads a file as UTF-8 (invalid bytes replaced), or nil when it does not exist. Only a regular file is read:
+  /// opening a FIFO for reading blocks until some writer comes (a commit would hang), and opening a device can
+  /// act on it. Symlinks are followed, as `write` writes through them; what they point at is checked.
   package static func read(_ path: String) throws(SystemError) -> String? {
-    guard let handle = FileHandle(forReadingAtPath: path) else {
-      if errno == ENOENT || access(path, F_OK) != 0 { return nil }
+    var info = stat()
+    guard stat(path, &info) == 0 else {
+      if errno == ENOENT || errno == ENOTDIR { return nil }
       throw SystemError("read", path: path)
     }
-    defer { try? handle.close() }
-    do {
-      let data = try handle.readToEnd() ?? Data()
-      return String(decoding: data, as: UTF8.self)
-    } catch {
-      throw SystemError("read", path: path, errorNumber: EIO)
+    try requireRegularFile(info, path: path)
+    // O_NONBLOCK: a FIFO put there since the stat opens at once instead of waiting, and fstat refuses it.
+    let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+    guard descriptor >= 0 else {
+      if errno == ENOENT { return nil }
+      throw SystemError("read", path: path)
     }
+    defer { close(descriptor) }
+    guard fstat(descriptor, &info) == 0 else { throw SystemError("read", path: path) }
+    try requireRegularFile(info, path: path)
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(max(0, Int(clamping: info.st_size)))
+    var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+    while true {
+      let count = buffer.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress!, $0.count) }
+      if count == 0 { break }
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw SystemError("read", path: path)
+      }
+      bytes += buffer[0..<count]
+    }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// Refuses anything but a regular file, saying what it is.
+  private static func requireRegularFile(_ info: stat, path: String) throws(SystemError) {
+    let kind: String
+    switch info.st_mode & S_IFMT {
+    case S_IFREG: return
+    case S_IFIFO: kind = "a FIFO"
+    case S_IFSOCK: kind = "a socket"
+    case S_IFCHR: kind = "a character device"
+    case S_IFBLK: kind = "a block device"
+    case S_IFDIR: kind = "a folder"
+    default: kind = "something else"
+    }
+    throw SystemError(
+      "read", path: path, errorNumber: EINVAL,
+      explanation: "it is \(kind), not a regular file, so gitjournal neither reads nor replaces it; move it away")
   }
 
   private static func resolveSymlinks(_ path: String) -> String {
@@ -105,6 +141,14 @@ package enum AtomicFile {
         : ((resolved as NSString).deletingLastPathComponent as NSString).appendingPathComponent(destination)
     }
     return resolved
+  }
+
+  private static func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+      Glibc.read(descriptor, buffer, count)
+    #else
+      Darwin.read(descriptor, buffer, count)
+    #endif
   }
 
   private static func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {

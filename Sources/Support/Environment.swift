@@ -32,6 +32,14 @@ public struct Environment: Sendable {
     return xdgFolder("XDG_CONFIG_HOME", default: ".config") + "/gitjournal/config"
   }
 
+  /// Set to `1` by the hook for itself and the narrator it starts: the config file must exist, and nothing falls
+  /// back to journaling the current repository with defaults.
+  package static let configRequiredVariable = "GITJOURNAL_CONFIG_REQUIRED"
+
+  /// Whether a missing config file is an error rather than "journal the current repository" (see
+  /// `configRequiredVariable`).
+  public var requiresConfigFile: Bool { variables[Self.configRequiredVariable] == "1" }
+
   /// `${XDG_STATE_HOME:-~/.local/state}/gitjournal`: the lock, logs, backoff state.
   public var stateDirectory: String { xdgFolder("XDG_STATE_HOME", default: ".local/state") + "/gitjournal" }
 

@@ -9,15 +9,19 @@ public struct SystemError: Error, CustomStringConvertible, Sendable {
   public let operation: String
   public let path: String
   public let errorNumber: Int32
+  /// Said instead of `strerror`'s words where those would mislead (a FIFO where a file should be is no error the
+  /// system knows).
+  public let explanation: String?
 
-  package init(_ operation: String, path: String, errorNumber: Int32 = errno) {
+  package init(_ operation: String, path: String, errorNumber: Int32 = errno, explanation: String? = nil) {
     self.operation = operation
     self.path = path
     self.errorNumber = errorNumber
+    self.explanation = explanation
   }
 
   public var description: String {
-    "cannot \(operation) \(path): \(String(cString: strerror(errorNumber)))"
+    "cannot \(operation) \(path): \(explanation ?? String(cString: strerror(errorNumber)))"
   }
 }
 

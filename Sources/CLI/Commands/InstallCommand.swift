@@ -16,9 +16,12 @@ struct InstallCommand: Command {
     ],
     discussion: """
       Installs post-commit and post-rewrite hooks where git runs them (core.hooksPath when set, else the \
-      shared hooks folder, so linked worktrees are covered). A hook that is already there keeps running first, \
-      with its own exit status; 'gitjournal uninstall' puts it back as it was. With no repository, the one \
-      containing the current directory.
+      shared hooks folder, so linked worktrees are covered). The hooks record this gitjournal and the config \
+      file in use ($GITJOURNAL_CONFIG, else the default), since GUI clients run hooks without your shell's PATH \
+      and variables; install again after moving either. Without that file the hooks do nothing. A hook that is \
+      already there, or gitjournal's own edited by hand, keeps running first, with its own exit status; \
+      'gitjournal uninstall' puts it back as it was. With no repository, the one containing the current \
+      directory.
       """,
     examples: ["gitjournal install", "gitjournal install ~/code/notes --name notes-app"])
 
@@ -36,7 +39,7 @@ struct InstallCommand: Command {
   func run(_ context: CommandContext) async throws -> Int32 {
     let environment = context.environment
     let registry = RepositoryRegistry(environment: environment)
-    let installer = HookInstaller(executable: ExecutablePath.current)
+    let installer = HookInstaller(executable: ExecutablePath.current, configPath: environment.configPath)
     for path in paths {
       let (found, root) = try HookInstaller.repository(named: path, environment: environment)
       let folder = try HookInstaller.hooksFolder(of: found, home: environment.home)
@@ -48,6 +51,10 @@ struct InstallCommand: Command {
         case .updated: changes.append("updated \(hook.rawValue)")
         case .chained:
           changes.append("installed \(hook.rawValue) (your own \(hook.rawValue) hook still runs first)")
+        case .chainedEdited:
+          changes.append(
+            "installed \(hook.rawValue) (your edited \(hook.rawValue) hook is kept as "
+              + "\(hook.rawValue)\(HookScript.chainedSuffix) and still runs first)")
         case .unchanged: break
         }
       }

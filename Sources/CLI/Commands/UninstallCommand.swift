@@ -12,7 +12,7 @@ struct UninstallCommand: Command {
     options: [OptionSpec(name: "keep-config", abstract: "Keep the repository in the journal; remove only the hooks.")],
     discussion: """
       Removes gitjournal's post-commit and post-rewrite hooks and puts back any hook they had chained, byte \
-      for byte. A hooks folder shared with other journaled repositories (a global core.hooksPath) keeps the \
+      for byte. A gitjournal hook you edited by hand is yours and stays. A hooks folder shared with other journaled repositories (a global core.hooksPath) keeps the \
       hooks until the last of them is uninstalled. With no repository, the one containing the current \
       directory.
       """,
@@ -29,7 +29,7 @@ struct UninstallCommand: Command {
   func run(_ context: CommandContext) async throws -> Int32 {
     let environment = context.environment
     let registry = RepositoryRegistry(environment: environment)
-    let installer = HookInstaller(executable: ExecutablePath.current)
+    let installer = HookInstaller(executable: ExecutablePath.current, configPath: environment.configPath)
     for path in paths {
       let (found, root) = try HookInstaller.repository(named: path, environment: environment)
       var removedEntry: RepositoryEntry?
@@ -58,6 +58,7 @@ struct UninstallCommand: Command {
         switch try installer.uninstall(hook, from: folder.path) {
         case .removed: removed.append("removed \(hook.rawValue)")
         case .restored: removed.append("removed \(hook.rawValue) and restored your own")
+        case .keptEdited: removed.append("kept \(hook.rawValue), which was edited by hand and so is yours")
         case .notInstalled: break
         }
       }

@@ -29,13 +29,17 @@ public struct Configuration: Sendable {
       cacheDirectory: cacheDirectory)
   }
 
-  /// Loads the config at `environment.configPath`.
+  /// Loads the config at `environment.configPath`. Without that file: the repository containing the current
+  /// directory with defaults, unless the environment requires the file (the hook), which then fails.
   public static func load(_ environment: Environment) throws(ConfigError) -> Configuration {
     let path = environment.configPath
     let entries = try ConfigFile(path: path).entries()
     var configuration = try Configuration(entries: entries, environment: environment)
     configuration.configPath = path
     configuration.hasConfigFile = access(path, F_OK) == 0
+    // A hook run by a GUI client without the variable that names the config would otherwise journal the
+    // committing repository, and send its subjects to the model, whatever the config says about it.
+    if !configuration.hasConfigFile && environment.requiresConfigFile { throw .missing(path: path) }
     if !configuration.hasConfigFile, configuration.repositories.isEmpty,
       let current = Repository.discover(from: environment.currentDirectory)
     {

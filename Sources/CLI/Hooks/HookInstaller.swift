@@ -12,10 +12,12 @@ import Support
 #endif
 
 /// Puts gitjournal's hooks into the folder git really runs hooks from, and takes them out again, never
-/// losing a hook that was there before: a foreign hook is moved aside to `<hook>.gitjournal-chained`, run
-/// first with its own exit status, and moved back byte for byte by `uninstall`.
+/// losing a hook that was there before: a foreign hook, or gitjournal's own edited by hand, is moved aside to
+/// `<hook>.gitjournal-chained`, run first with its own exit status, and moved back byte for byte by `uninstall`.
 struct HookInstaller {
   let executable: String
+  /// The config file the hooks read (see `HookRunner`).
+  let configPath: String
 
   /// Where git runs a repository's hooks from, and how that was decided.
   struct HooksFolder: Equatable {
@@ -28,6 +30,8 @@ struct HookInstaller {
     case installed
     /// A foreign hook was there; it now runs first, from `<hook>.gitjournal-chained`.
     case chained
+    /// gitjournal's hook edited by hand was there: it is the user's, chained like a foreign one.
+    case chainedEdited
     case updated
     case unchanged
   }
@@ -36,6 +40,8 @@ struct HookInstaller {
     case removed
     /// Removed, and the hook gitjournal had chained is back in place.
     case restored
+    /// gitjournal's hook, edited by hand since: the user's now, left as it is.
+    case keptEdited
     case notInstalled
   }
 
@@ -88,19 +94,22 @@ struct HookInstaller {
   func install(_ hook: GitHook, into folder: String) throws -> Change {
     let path = folder + "/" + hook.rawValue
     let chained = path + HookScript.chainedSuffix
-    let script = HookScript.render(hook: hook, executable: executable)
+    let script = HookScript.render(hook: hook, executable: executable, configPath: configPath)
     try makeFolders(folder)
 
     guard let existing = try AtomicFile.read(path) else {
       try AtomicFile.write(script, to: path, mode: 0o755)
       return .installed
     }
-    if HookScript.isGitJournalHook(existing) {
-      if existing == script { return .unchanged }
+    if HookScript.isUnedited(existing, hook: hook) {
+      if existing.utf8.elementsEqual(script.utf8) { return .unchanged }
       try AtomicFile.write(script, to: path, mode: 0o755)
       return .updated
     }
-    guard access(chained, F_OK) != 0 else { throw HookError.chainedExists(hook: path, chained: chained) }
+    let edited = HookScript.isGitJournalHook(existing)
+    guard access(chained, F_OK) != 0 else {
+      throw HookError.chainedExists(hook: path, chained: chained, edited: edited)
+    }
     // rename keeps the foreign hook's bytes, mode and owner exactly.
     guard rename(path, chained) == 0 else { throw SystemError("move aside", path: path) }
     do {
@@ -109,7 +118,7 @@ struct HookInstaller {
       rename(chained, path)
       throw error
     }
-    return .chained
+    return edited ? .chainedEdited : .chained
   }
 
   func uninstall(_ hook: GitHook, from folder: String) throws -> Removal {
@@ -118,6 +127,7 @@ struct HookInstaller {
     guard let existing = try AtomicFile.read(path), HookScript.isGitJournalHook(existing) else {
       return .notInstalled
     }
+    guard HookScript.isUnedited(existing, hook: hook) else { return .keptEdited }
     if access(chained, F_OK) == 0 {
       guard rename(chained, path) == 0 else { throw SystemError("restore", path: chained) }
       return .restored
@@ -138,7 +148,7 @@ public enum HookError: Error, CustomStringConvertible, Equatable {
   case notARepository(path: String)
   case bare(path: String)
   case hooksPathInsideRepository(folder: String, repository: String)
-  case chainedExists(hook: String, chained: String)
+  case chainedExists(hook: String, chained: String, edited: Bool)
 
   public var description: String {
     switch self {
@@ -152,8 +162,9 @@ public enum HookError: Error, CustomStringConvertible, Equatable {
         + "a hook manager such as husky; gitjournal will not edit it. Add the line 'gitjournal hook post-commit' "
         + "to that manager's post-commit hook and 'gitjournal hook post-rewrite \"$@\"' to its post-rewrite hook, "
         + "then run 'gitjournal repos add \(repository)'"
-    case .chainedExists(let hook, let chained):
-      return "\(hook) is not gitjournal's, but \(chained) exists too; move one of them away, then install again"
+    case .chainedExists(let hook, let chained, let edited):
+      let what = edited ? "is gitjournal's hook edited by hand" : "is not gitjournal's"
+      return "\(hook) \(what), but \(chained) exists too; move one of them away, then install again"
     }
   }
 }

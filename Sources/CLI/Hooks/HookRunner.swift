@@ -11,6 +11,18 @@ import Support
 struct HookRunner {
   let environment: Environment
 
+  /// `configPath`: the config file `install` recorded in the hook script; nil for a hook installed before it did
+  /// so, which reads `$GITJOURNAL_CONFIG` or the default file. Either way the hook, and the narrator it starts,
+  /// read that one file and do nothing without it: GUI clients run hooks without the shell's variables, and
+  /// "the current repository with defaults" would journal a repository the config marks private, and send its
+  /// subjects to the model.
+  init(environment: Environment, configPath: String?) {
+    var environment = environment
+    environment.variables["GITJOURNAL_CONFIG"] = configPath ?? environment.configPath
+    environment.variables[Environment.configRequiredVariable] = "1"
+    self.environment = environment
+  }
+
   /// A rebase rewrites commits with the committer time of the moment: commits committed this recently
   /// before the post-rewrite hook are taken to be the rebase's.
   static let rebaseLookback: Int64 = 60 * 60
@@ -27,6 +39,26 @@ struct HookRunner {
       log.append(report.skipped.map { "\(hook.rawValue): \($0)" }, now: environment.now())
       let count = report.skipped.count
       return "gitjournal: skipped \(count) \(count == 1 ? "repository" : "repositories"); see \(log.path)"
+    } catch ConfigError.missing(let path) {
+      // Quietly: a user who deleted the config to stop journaling wants no line on every commit.
+      log.append(
+        [
+          "\(hook.rawValue): nothing done: the config file \(path) does not exist; run 'gitjournal install' in "
+            + "this repository to record where it is now"
+        ], now: environment.now())
+      return nil
+    } catch ConfigError.unreadable(let path, let reason) {
+      log.append(
+        ["\(hook.rawValue): nothing done: cannot read the config file \(path): \(reason)"], now: environment.now())
+      return nil
+    } catch let busy as FileLock.Busy {
+      log.append(
+        [
+          "\(hook.rawValue): skipped: another gitjournal has held the journal lock \(busy.path) for more than "
+            + "\(busy.seconds) seconds (stopped with Ctrl-Z, or hung?); the next commit or 'gitjournal rebuild' "
+            + "catches up"
+        ], now: environment.now())
+      return nil
     } catch {
       log.append(["\(hook.rawValue): \(error)"], now: environment.now())
       return "gitjournal: journal not updated; see \(log.path)"

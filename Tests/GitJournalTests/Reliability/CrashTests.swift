@@ -184,25 +184,18 @@ extension Reliability {
         "crash: leftover temporary file", tried: 1, passed: HookWorld.exists(leftover) ? 0 : 1, dataLost: 0)
     }
 
-    /// A writer is made to hang while it holds the journal lock (its day's file is a FIFO nobody writes to): a
-    /// second writer waits for it, which shows the lock is real, and goes on at once when the first is killed.
+    /// A process holds the journal lock and hangs, as a gitjournal stopped with Ctrl-Z or hung on a network mount
+    /// would: a second writer waits for it, which shows the lock is real, and goes on at once when the holder is
+    /// killed, since the kernel releases a flock with its holder. A FIFO in place of a day's file hangs nobody:
+    /// `rebuild` refuses it at once, saying what it is.
     @Test func lockOfAKilledWriterNeverBlocksTheNextOne() throws {
       let (sandbox, _) = try Self.makeJournal()
       let binary = try BinaryRunner.executable()
       let environment = sandbox.binaryEnvironment
-      let hungDay = Self.firstDay.description
+      let fifoDay = Self.firstDay.description
       let otherDay = Self.firstDay.adding(days: 1).description
-      try FileManager.default.createDirectory(atPath: sandbox.journalDirectory, withIntermediateDirectories: true)
-      let fifo = sandbox.journalDirectory + "/\(hungDay).md"
-      try #require(mkfifo(fifo, 0o644) == 0)
-      let lockPath = sandbox.stateHome + "/gitjournal/journal.lock"
-
-      let hung = try ChildProcess(
-        binary, ["rebuild", hungDay, "--no-narrative"], environment: environment, currentDirectory: sandbox.home)
-      defer { hung.kill() }
-      let deadline = Date().addingTimeInterval(10)
-      while !FileLocks.isHeld(lockPath, by: hung.pid) && Date() < deadline { usleep(10_000) }
-      try #require(FileLocks.isHeld(lockPath, by: hung.pid), "the first writer never took the journal lock")
+      let holder = try LockHolder(sandbox.stateHome + "/gitjournal/journal.lock")
+      defer { holder.release() }
 
       let waiting = try ChildProcess(
         binary, ["rebuild", otherDay, "--no-narrative"], environment: environment, currentDirectory: sandbox.home)
@@ -212,17 +205,32 @@ extension Reliability {
       #expect(sandbox.journalFile(otherDay) == nil)
 
       let killedAt = Date()
-      #expect(hung.kill())
+      holder.release()
       let status = waiting.wait(timeout: 10)
       let waited = Date().timeIntervalSince(killedAt)
       #expect(status == 0, "the second writer \(status == nil ? "was still blocked after 10 s" : "failed")")
       #expect(waited < 5, "the second writer took \(waited) s after the kill")
       #expect(sandbox.journalFile(otherDay)?.contains("Day 1 change 2") == true)
 
+      try FileManager.default.createDirectory(atPath: sandbox.journalDirectory, withIntermediateDirectories: true)
+      let fifo = sandbox.journalDirectory + "/\(fifoDay).md"
+      try #require(mkfifo(fifo, 0o644) == 0)
+      let refusing = try Subprocess(
+        binary, ["rebuild", fifoDay, "--no-narrative"], environment: environment, currentDirectory: sandbox.home)
+      let finished = refusing.finishes(within: 10)
+      if !finished {
+        // A reader stuck opening the FIFO is let go by a writer that opens it and closes it at once.
+        let writer = open(fifo, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+        if writer >= 0 { close(writer) }
+      }
+      let refused = try refusing.wait()
+      #expect(finished, "rebuild of a day whose file is a FIFO hung")
+      #expect(
+        refused.status == 1 && refused.standardError.contains("\(fifo): it is a FIFO"), "\(refused.hookTestSummary)")
       try FileManager.default.removeItem(atPath: fifo)
-      let after = try sandbox.runBinary("rebuild", hungDay, "--no-narrative")
+      let after = try sandbox.runBinary("rebuild", fifoDay, "--no-narrative")
       #expect(after.status == 0, "\(after)")
-      #expect(sandbox.journalFile(hungDay)?.contains("Day 0 change 0") == true)
+      #expect(sandbox.journalFile(fifoDay)?.contains("Day 0 change 0") == true)
       ReliabilityTable.record(
         "crash: lock of a killed writer", tried: 1, passed: status == 0 && waited < 5 ? 1 : 0, dataLost: 0)
     }
