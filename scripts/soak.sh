@@ -296,23 +296,23 @@ case_crash_hook() {
   record "crash: SIGKILL during the post-commit hook" "$kills" "$passed" "$lost"
 }
 
-# A writer hangs while holding the journal lock (its day's file is a FIFO nobody writes to) and is killed: the
-# writer waiting behind it goes on at once.
+# A process hangs while holding the journal lock (as a gitjournal stopped with Ctrl-Z or hung on a network mount
+# would) and is killed: the writer waiting behind it goes on at once.
 case_crash_lock() {
   world lock
   local repo="$W/code/app" i passed=0 tried=0 hung waiting t0 t1 status
   new_repo "$repo" || return
-  (cd "$repo" && in_world env GIT_AUTHOR_DATE="2026-02-01T10:00:00Z" "$GIT" commit -q --allow-empty -m "day one" &&
-    in_world env GIT_AUTHOR_DATE="2026-02-02T10:00:00Z" "$GIT" commit -q --allow-empty -m "day two")
+  (cd "$repo" && in_world env GIT_AUTHOR_DATE="2026-02-02T10:00:00Z" "$GIT" commit -q --allow-empty -m "day two")
   for i in $(seq 1 "$SOAK_LOCK_KILLS"); do
     time_left || break
     tried=$((tried + 1))
-    rm -f "$JOURNAL/2026-02-01.md" "$JOURNAL/2026-02-02.md"
-    mkfifo "$JOURNAL/2026-02-01.md"
-    (cd "$repo" && exec env -i HOME="$H" PATH=/usr/bin:/bin GIT_CONFIG_NOSYSTEM=1 TZ=UTC "$BIN" rebuild 2026-02-01 --no-narrative >/dev/null 2>&1) &
+    rm -f "$JOURNAL/2026-02-02.md"
+    mkdir -p "$H/.local/state/gitjournal"
+    # flock(1) locks a descriptor of the shell, which then becomes sleep: one process holds the lock.
+    sh -c 'exec 9>>"$0" && flock 9 && exec sleep 300' "$H/.local/state/gitjournal/journal.lock" &
     hung=$!
     STARTED_PIDS+=("$hung")
-    for _ in $(seq 1 500); do grep -q " $hung " /proc/locks && break; sleep 0.01; done
+    for _ in $(seq 1 500); do flock -n "$H/.local/state/gitjournal/journal.lock" true || break; sleep 0.01; done
     (cd "$repo" && exec env -i HOME="$H" PATH=/usr/bin:/bin GIT_CONFIG_NOSYSTEM=1 TZ=UTC "$BIN" rebuild 2026-02-02 --no-narrative >/dev/null 2>&1) &
     waiting=$!
     STARTED_PIDS+=("$waiting")
@@ -329,7 +329,6 @@ case_crash_lock() {
       passed=$((passed + 1))
     fi
   done
-  rm -f "$JOURNAL/2026-02-01.md"
   record "crash: lock held by a killed writer" "$tried" "$passed" 0
 }
 
