@@ -100,7 +100,8 @@ package enum AtomicFile {
     guard fstat(descriptor, &info) == 0 else { throw SystemError("read", path: path) }
     try requireRegularFile(info, path: path)
     var bytes: [UInt8] = []
-    bytes.reserveCapacity(max(0, Int(clamping: info.st_size)))
+    // The size is a hint (the file may grow meanwhile), capped so that a bogus one cannot reserve gigabytes.
+    bytes.reserveCapacity(min(max(0, Int(clamping: info.st_size)), 1 << 24))
     var buffer = [UInt8](repeating: 0, count: 64 * 1024)
     while true {
       let count = buffer.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress!, $0.count) }
