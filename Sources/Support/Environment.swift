@@ -38,7 +38,7 @@ public struct Environment: Sendable {
 
   /// Whether a missing config file is an error rather than "journal the current repository" (see
   /// `configRequiredVariable`).
-  public var requiresConfigFile: Bool { variables[Self.configRequiredVariable] == "1" }
+  package var requiresConfigFile: Bool { variables[Self.configRequiredVariable] == "1" }
 
   /// `${XDG_STATE_HOME:-~/.local/state}/gitjournal`: the lock, logs, backoff state.
   public var stateDirectory: String { xdgFolder("XDG_STATE_HOME", default: ".local/state") + "/gitjournal" }

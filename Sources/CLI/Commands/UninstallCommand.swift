@@ -12,9 +12,9 @@ struct UninstallCommand: Command {
     options: [OptionSpec(name: "keep-config", abstract: "Keep the repository in the journal; remove only the hooks.")],
     discussion: """
       Removes gitjournal's post-commit and post-rewrite hooks and puts back any hook they had chained, byte \
-      for byte. A gitjournal hook you edited by hand is yours and stays. A hooks folder shared with other journaled repositories (a global core.hooksPath) keeps the \
-      hooks until the last of them is uninstalled. With no repository, the one containing the current \
-      directory.
+      for byte. A gitjournal hook you edited by hand is yours and stays. A hooks folder shared with other \
+      journaled repositories (a global core.hooksPath) keeps the hooks until the last of them is uninstalled. \
+      With no repository, the one containing the current directory.
       """,
     examples: ["gitjournal uninstall", "gitjournal uninstall ~/code/notes --keep-config"])
 

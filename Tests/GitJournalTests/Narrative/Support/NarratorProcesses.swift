@@ -46,12 +46,7 @@ enum NarratorProcesses {
 
   /// Whether a narrator holds `narrator.lock` (the only way to see one where /proc does not exist).
   static func isLockHeld(home: String) -> Bool {
-    let descriptor = open(home + "/.local/state/gitjournal/narrator.lock", O_RDWR | O_CLOEXEC)
-    guard descriptor >= 0 else { return false }
-    defer { close(descriptor) }
-    guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { return true }
-    flock(descriptor, LOCK_UN)
-    return false
+    FileLocks.isLocked(home + "/.local/state/gitjournal/narrator.lock")
   }
 
   /// The NUL-separated fields of a /proc file.

@@ -1,11 +1,21 @@
 import Foundation
 
-/// Who holds a `flock(2)` lock, read from `/proc/locks` (Linux): the crash tests use it to tell a child killed
-/// while it held the journal lock from one killed before or after.
+/// Whether a `flock(2)` lock is held, and by whom, read from `/proc/locks` (Linux): the crash tests use it to tell
+/// a child killed while it held the journal lock from one killed before or after.
 enum FileLocks {
   /// Whether process `pid` holds a granted flock on the file at `path` (false where /proc/locks is absent).
   static func isHeld(_ path: String, by pid: pid_t) -> Bool {
     holders(of: path).contains(pid)
+  }
+
+  /// Whether anyone holds an exclusive flock on `path` (tried without blocking, and let go at once if free).
+  static func isLocked(_ path: String) -> Bool {
+    let descriptor = open(path, O_RDWR | O_CLOEXEC)
+    guard descriptor >= 0 else { return false }
+    defer { close(descriptor) }
+    guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { return errno == EWOULDBLOCK }
+    flock(descriptor, LOCK_UN)
+    return false
   }
 
   /// The processes holding a granted flock on `path`; waiters (lines with `->`) are left out.

@@ -22,7 +22,7 @@ final class LockHolder {
       "/bin/sh", ["-c", "exec 9>>\"$0\" && flock 9 && exec sleep 300", path],
       environment: ["PATH": "/usr/bin:/bin"], currentDirectory: "/")
     let deadline = Date().addingTimeInterval(timeout)
-    while !Self.isLocked(path) {
+    while !FileLocks.isLocked(path) {
       guard child.isRunning, Date() < deadline else {
         child.kill()
         throw ScratchError("the lock holder never took \(path) (is flock(1) installed?)")
@@ -35,14 +35,4 @@ final class LockHolder {
 
   /// Kills the holder; the lock is free once this returns.
   func release() { child.kill() }
-
-  /// Whether someone holds an exclusive flock on `path` (tried without blocking, and let go at once if free).
-  static func isLocked(_ path: String) -> Bool {
-    let descriptor = open(path, O_RDWR | O_CLOEXEC)
-    guard descriptor >= 0 else { return false }
-    defer { close(descriptor) }
-    guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { return errno == EWOULDBLOCK }
-    flock(descriptor, LOCK_UN)
-    return false
-  }
 }
