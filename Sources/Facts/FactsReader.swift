@@ -24,7 +24,7 @@ public struct FactsReader: Sendable {
     let wanted = Set(days)
     let entries = sources.repositories
 
-    typealias Outcome = Result<[CommitRecord], RepositoryProblem>
+    typealias Outcome = Result<ScannedRepository, RepositoryProblem>
     var outcomes: [Outcome?] = Array(repeating: nil, count: entries.count)
     await withTaskGroup(of: (Int, Outcome).self) { group in
       let width = max(1, ProcessResources.activeProcessorCount)
@@ -49,18 +49,17 @@ public struct FactsReader: Sendable {
     }
 
     var skipped: [SkippedRepository] = []
-    var commitsByDay: [Day: [(RepositoryEntry, [CommitRecord])]] = [:]
     for (entry, outcome) in zip(entries, outcomes) {
-      switch outcome {
-      case .failure(let problem):
+      if case .failure(let problem) = outcome {
         skipped.append(SkippedRepository(name: entry.name, path: entry.path, problem: problem))
-      case .success(let records):
-        let grouped = Dictionary(grouping: records) { calendar.day(containing: $0.authoredAt) }
-        for (day, dayRecords) in grouped where wanted.contains(day) {
-          commitsByDay[day, default: []].append((entry, dayRecords))
-        }
-      case nil:
-        continue
+      }
+    }
+    let owned = Self.countingEachCommitOnce(outcomes.map { try? $0?.get() })
+    var commitsByDay: [Day: [(RepositoryEntry, [CommitRecord])]] = [:]
+    for (entry, records) in zip(entries, owned) where !records.isEmpty {
+      let grouped = Dictionary(grouping: records) { calendar.day(containing: $0.authoredAt) }
+      for (day, dayRecords) in grouped where wanted.contains(day) {
+        commitsByDay[day, default: []].append((entry, dayRecords))
       }
     }
 
@@ -72,5 +71,23 @@ public struct FactsReader: Sendable {
       facts[day] = DayFacts(day: day, projects: projects)
     }
     return Reading(days: facts, skipped: skipped)
+  }
+
+  /// The commits each repository keeps, in the order given (nil: a repository that could not be read), with
+  /// every commit id kept by one repository only. Clones, bare mirrors and linked worktrees of one project share
+  /// their history, which would otherwise count once per copy: a commit goes to the first working (non-bare)
+  /// repository that has it, in the order of the config, else to the first bare one.
+  static func countingEachCommitOnce(_ scans: [ScannedRepository?]) -> [[CommitRecord]] {
+    var kept = scans.map { $0?.commits ?? [] }
+    // One repository (or none) shares nothing: the hook of a single repository pays nothing for this.
+    guard kept.count(where: { !$0.isEmpty }) > 1 else { return kept }
+    let order = scans.indices.sorted {
+      (scans[$0]?.isBare == true ? 1 : 0, $0) < (scans[$1]?.isBare == true ? 1 : 0, $1)
+    }
+    var claimed: Set<ObjectID> = []
+    for index in order {
+      kept[index] = kept[index].filter { claimed.insert($0.id).inserted }
+    }
+    return kept
   }
 }
