@@ -13,12 +13,14 @@ public struct FactsReader: Sendable {
     /// One entry per requested day, empty days included.
     public var days: [Day: DayFacts]
     public var skipped: [SkippedRepository]
+    /// The repositories whose commits were read: their part of a day's earlier record is replaced.
+    public var readPaths: Set<String>
   }
 
   /// The facts of `days`. Each repository is walked once for the span from the first to the last day; the
   /// repositories are read in parallel, each by its own task with its own libgit2 handle.
   public func read(days: [Day], policy: ReadPolicy) async -> Reading {
-    guard let first = days.min(), let last = days.max() else { return Reading(days: [:], skipped: []) }
+    guard let first = days.min(), let last = days.max() else { return Reading(days: [:], skipped: [], readPaths: []) }
     let calendar = sources.calendar
     let span = calendar.window(from: first, through: last)
     let wanted = Set(days)
@@ -36,8 +38,11 @@ public struct FactsReader: Sendable {
           path: entries[index].path, configuredAuthors: sources.authors, allAuthors: policy.allAuthors,
           includeMerges: sources.includeMerges, cacheDirectory: sources.cacheDirectory,
           reusesWindows: policy.reusesWindows)
+        // A retired repository gives only what was authored before its retirement.
+        let end = entries[index].retiredAt.map { min($0, span.end) } ?? span.end
         group.addTask {
-          (index, Result { () throws(RepositoryProblem) in try scan.commits(authoredFrom: span.start, to: span.end) })
+          guard span.start < end else { return (index, .success(ScannedRepository(isBare: false, commits: []))) }
+          return (index, Result { () throws(RepositoryProblem) in try scan.commits(authoredFrom: span.start, to: end) })
         }
         next += 1
       }
@@ -49,9 +54,12 @@ public struct FactsReader: Sendable {
     }
 
     var skipped: [SkippedRepository] = []
+    var readPaths = Set<String>()
     for (entry, outcome) in zip(entries, outcomes) {
-      if case .failure(let problem) = outcome {
-        skipped.append(SkippedRepository(name: entry.name, path: entry.path, problem: problem))
+      switch outcome {
+      case .failure(let problem): skipped.append(SkippedRepository(name: entry.name, path: entry.path, problem: problem))
+      case .success: readPaths.insert(entry.path)
+      case nil: continue
       }
     }
     let owned = Self.countingEachCommitOnce(outcomes.map { try? $0?.get() })
@@ -70,7 +78,7 @@ public struct FactsReader: Sendable {
       }
       facts[day] = DayFacts(day: day, projects: projects)
     }
-    return Reading(days: facts, skipped: skipped)
+    return Reading(days: facts, skipped: skipped, readPaths: readPaths)
   }
 
   /// The commits each repository keeps, in the order given (nil: a repository that could not be read), with

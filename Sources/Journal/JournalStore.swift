@@ -7,10 +7,13 @@ import Support
 public struct JournalStore: Sendable {
   public let directory: String
   let lockPath: String
+  let records: DayRecordStore
 
-  public init(directory: String, lockPath: String) {
+  /// `host` names this machine's folder of day records (see `DayRecordStore`).
+  public init(directory: String, lockPath: String, host: String = HostName.current) {
     self.directory = directory
     self.lockPath = lockPath
+    records = DayRecordStore(journalDirectory: directory, host: host)
   }
 
   public enum Outcome: Equatable, Sendable {
@@ -45,10 +48,16 @@ public struct JournalStore: Sendable {
   /// gitjournal process. Writes inside it go through the `LockedJournalStore` it is given.
   /// Throws `FileLock.Busy` after `lockTimeout`.
   public func locked<T: Sendable>(_ body: (LockedJournalStore) async throws -> T) async throws -> T {
-    try makeFolders((lockPath as NSString).deletingLastPathComponent)
-    let lock = try FileLock.acquire(at: lockPath, waitingAtMost: Self.lockTimeout)
+    let lock = try acquireLock()
     defer { withExtendedLifetime(lock) {} }
     return try await body(LockedJournalStore(store: self))
+  }
+
+  /// `locked` for work that does not suspend.
+  public func lockedNow<T>(_ body: (LockedJournalStore) throws -> T) throws -> T {
+    let lock = try acquireLock()
+    defer { withExtendedLifetime(lock) {} }
+    return try body(LockedJournalStore(store: self))
   }
 
   /// Writes `page` into the day's file, taking the lock for this one file, keeping the user's text.
@@ -58,10 +67,13 @@ public struct JournalStore: Sendable {
     _ page: JournalPage, for day: Day, isEmpty: Bool, durability: Durability = .immediate
   ) throws -> Outcome {
     if isEmpty && !FileManager.default.fileExists(atPath: path(of: day)) { return .nothingToWrite }
+    return try lockedNow { locked in try locked.write(page, for: day, isEmpty: isEmpty, durability: durability) }
+  }
+
+  /// Throws `FileLock.Busy` after `lockTimeout`.
+  private func acquireLock() throws -> FileLock {
     try makeFolders((lockPath as NSString).deletingLastPathComponent)
-    let lock = try FileLock.acquire(at: lockPath, waitingAtMost: Self.lockTimeout)
-    defer { withExtendedLifetime(lock) {} }
-    return try LockedJournalStore(store: self).write(page, for: day, isEmpty: isEmpty, durability: durability)
+    return try FileLock.acquire(at: lockPath, waitingAtMost: Self.lockTimeout)
   }
 
   /// The day's file as it is on disk, or nil.

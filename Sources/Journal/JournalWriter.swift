@@ -24,9 +24,7 @@ public struct JournalWriter: Sendable {
   public func write(
     _ facts: DayFacts, sentence: String?, durability: JournalStore.Durability = .immediate
   ) throws -> WrittenDay {
-    let outcome = try store.write(
-      page(facts, sentence: sentence), for: facts.day, isEmpty: facts.isEmpty, durability: durability)
-    return WrittenDay(facts: facts, sentence: sentence, outcome: outcome)
+    try store.lockedNow { locked in try write(facts, sentence: sentence, in: locked, durability: durability) }
   }
 
   /// Writes one day while the caller holds the journal lock (`store.locked`).
@@ -37,6 +35,8 @@ public struct JournalWriter: Sendable {
   ) throws(SystemError) -> WrittenDay {
     let outcome = try locked.write(
       page(facts, sentence: sentence), for: facts.day, isEmpty: facts.isEmpty, durability: durability)
+    // The record follows the file: what the file says is what the next write carries over.
+    if outcome != .nothingToWrite { try locked.writeRecord(facts, durability: durability) }
     return WrittenDay(facts: facts, sentence: sentence, outcome: outcome)
   }
 

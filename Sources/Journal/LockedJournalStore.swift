@@ -24,6 +24,26 @@ public struct LockedJournalStore: Sendable {
     return existing == nil ? .created : .updated
   }
 
+  /// The facts of `day` as this machine last wrote them, or nil.
+  public func record(of day: Day) -> DayFacts? {
+    store.records.read(day)
+  }
+
+  /// The days this machine keeps a record of, oldest first.
+  public func recordedDays() -> [Day] {
+    store.records.days()
+  }
+
+  /// When this machine's record of `day` was last written, or nil when there is none.
+  public func recordModificationTime(of day: Day) -> Date? {
+    store.records.modificationTime(of: day)
+  }
+
+  /// Replaces the record of `facts.day`.
+  func writeRecord(_ facts: DayFacts, durability: JournalStore.Durability) throws(SystemError) {
+    try store.records.write(facts, durable: durability == .immediate)
+  }
+
   /// The day's file as it is on disk, or nil.
   public func read(_ day: Day) throws(SystemError) -> String? {
     try store.read(day)

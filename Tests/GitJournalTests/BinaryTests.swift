@@ -61,7 +61,7 @@ import Testing
     #expect(all.commitCount == (try repository.log()).count)
     #expect(all.signature != report.signature)
 
-    let removed = try sandbox.runBinary("repos", "remove", "app")
+    let removed = try sandbox.runBinary("repos", "remove", "app", "--forget")
     #expect(removed.status == 0)
     let none = try sandbox.runBinary("repos")
     #expect(none.standardOutput.hasPrefix("No repositories configured."))
@@ -121,8 +121,8 @@ import Testing
     let results = try children.map { try $0.wait() }
     for result in results { #expect(result.status == 0, "\(result.standardError)") }
     #expect(results.filter { $0.standardOutput.contains("created") }.count == 1)
-    let files = try FileManager.default.contentsOfDirectory(atPath: sandbox.home + "/journal").sorted()
-    #expect(files == ["2026-03-10.md"], "no temporary files are left")
+    #expect(sandbox.journalFolderNames() == ["2026-03-10.md"], "no temporary files are left")
+    #expect(sandbox.recordFileNames().map { ($0 as NSString).lastPathComponent } == ["2026-03-10.json"])
     let text = try #require(FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) })
     let parts = try #require(JournalFixtures.parts(of: text))
     #expect(parts.body.hasPrefix("2 commits in 1 project"))

@@ -61,15 +61,27 @@ import Testing
     #expect(report.projects.map(\.name) == ["app", "app-2"])
     #expect(report.projects.map(\.path) == [first.path, second.path])
 
+    // `remove` retires: the repositories stay listed, their past stays in the journal.
     let removed = await sandbox.run("repos", "remove", "app")
-    #expect(removed.standardOutput == "Removed app (\(first.path)).\n")
+    #expect(removed.standardOutput.hasPrefix("Retired app (\(first.path))"), "\(removed)")
     let removedByPath = await sandbox.run("repos", "remove", second.path)
-    #expect(removedByPath.standardOutput == "Removed app-2 (\(second.path)).\n")
+    #expect(removedByPath.standardOutput.hasPrefix("Retired app-2 (\(second.path))"), "\(removedByPath)")
+    #expect(try configuredPaths().count == 2)
+    let retired = await sandbox.run("repos")
+    #expect(retired.standardOutput.split(separator: "\n").allSatisfy { $0.contains("retired") }, "\(retired)")
+    #expect(try await sandbox.report("2026-03-10").projects.map(\.name) == ["app", "app-2"])
+
+    // `--forget` erases them.
+    for name in ["app", "app-2"] {
+      let forgotten = await sandbox.run("repos", "remove", name, "--forget")
+      #expect(forgotten.status == 0, "\(forgotten)")
+    }
     #expect(try configuredPaths().isEmpty)
     let empty = await sandbox.run("repos")
     #expect(empty.standardOutput.hasPrefix("No repositories configured."))
     let unknown = await sandbox.run("repos", "remove", "app")
-    #expect(unknown.standardOutput.contains("No configured repository is named or located at 'app'"))
+    #expect(unknown.status == 1)
+    #expect(unknown.standardError.contains("no configured repository is named or located at 'app'"))
   }
 
   @Test func addWithAName() async throws {

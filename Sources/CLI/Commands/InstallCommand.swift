@@ -62,6 +62,9 @@ struct InstallCommand: Command {
       switch registration {
       case .added(let added): entry = added
       case .alreadyPresent(let present): entry = present
+      case .resumed(let resumed):
+        entry = resumed
+        changes.append("journaled again from now on")
       }
       let location = folder.fromHooksPath ? "\(folder.path) (core.hooksPath)" : folder.path
       if changes.isEmpty, case .alreadyPresent = registration {
@@ -71,6 +74,15 @@ struct InstallCommand: Command {
         context.standardOutput.line("\(entry.name) (\(entry.path)): \(what) in \(location).")
       }
     }
+    await refreshToday(environment)
     return ExitStatus.success
+  }
+
+  /// Today's file gains the commits the repository already has today, so `show` and the file agree at once
+  /// instead of at the next commit. A failure here only delays that to the next commit.
+  private func refreshToday(_ environment: Environment) async {
+    guard let configuration = try? Configuration.load(environment), !configuration.repositories.isEmpty else { return }
+    let today = configuration.calendar.day(containing: environment.now())
+    _ = try? await Journaling(configuration: configuration, environment: environment).refresh(days: [today])
   }
 }

@@ -66,10 +66,11 @@ struct NarrateCommand: Command {
     for day in Set(days).sorted(by: >) {
       var round = 0
       while round < Self.maximumRounds {
-        let report = try await journaling.refresh(days: [day])
-        guard let written = report.written.first, !written.facts.isEmpty, written.sentence == nil else { break }
-        // The sentence lands in the cache; the next round writes it, or narrates newer facts.
-        if await narrator.sentence(for: written.facts, calendar: calendar) != nil {
+        // The facts as the journal last wrote them: the narrator reads no repository and writes no facts.
+        guard let facts = try await journaling.recorded(day), !facts.isEmpty else { break }
+        if let sentence = await narrator.sentence(for: facts, calendar: calendar) {
+          // Attached only if the file still holds these facts; otherwise narrate the newer ones.
+          if try await journaling.attach(sentence, to: facts) { break }
           round += 1
           continue
         }

@@ -83,10 +83,6 @@ struct RebuildCommand: Command {
     return report.skipped.isEmpty ? ExitStatus.success : ExitStatus.partial
   }
 
-  private func today(_ configuration: Configuration, _ context: CommandContext) -> Day {
-    configuration.calendar.day(containing: context.environment.now())
-  }
-
   /// The sentence phase: newest day first, each file rewritten as its sentence arrives. Facts are all
   /// written before, so stopping here (Ctrl-C, a dead server) leaves every file complete.
   private func addSentences(
@@ -111,18 +107,12 @@ struct RebuildCommand: Command {
       progress?.advance()
       let calendar = journaling.configuration.calendar
       let sentence = await Interruption.cancellingOnRequest { await narrator.sentence(for: facts, calendar: calendar) }
-      guard sentence != nil else {
+      guard let sentence else {
         if narrator.isBackingOff() { break }
         continue
       }
-      // Today may have taken commits since the facts were read: read it again under the lock.
-      let isToday = facts.day == today(journaling.configuration, context)
-      if isToday
-        ? (try? await journaling.refresh(days: [facts.day])) != nil
-        : (try? journaling.writer.write(facts, sentence: sentence)) != nil
-      {
-        added += 1
-      }
+      // A day that took commits since its facts were written keeps its newer facts, without this sentence.
+      if (try? await journaling.attach(sentence, to: facts)) == true { added += 1 }
     }
     if added > 0 {
       context.standardOutput.line("Added the model's sentence to \(added) \(added == 1 ? "day" : "days").")

@@ -9,24 +9,32 @@ import Support
 struct ReposCommand: Command {
   static let spec = CommandSpec(
     name: "repos", abstract: "List, add or remove the repositories your journal reads.",
-    usage: "repos [list | add <path>... [--name <name>] | remove <name|path>...]",
+    usage: "repos [list | add <path>... [--name <name>] | remove <name|path>... [--forget]]",
     options: [
       OptionSpec(
         name: "name", abstract: "Project name for 'add' with one path.", valueName: "name",
-        defaultValue: "the folder's name")
+        defaultValue: "the folder's name"),
+      OptionSpec(name: "forget", abstract: "With 'remove': also erase the project's commits from the journal."),
     ],
-    discussion: "'repos' alone lists each configured repository and whether it can be read.",
+    discussion: """
+      'repos' alone lists each configured repository and whether it can be read. 'remove' retires a \
+      repository: its new commits are not journaled, its commits until now stay in the journal. \
+      'remove --forget' erases them from every day of the journal too.
+      """,
     examples: [
       "gitjournal repos", "gitjournal repos add ~/code/notes --name notes-app", "gitjournal repos remove notes-app",
+      "gitjournal repos remove old-site --forget",
     ])
 
   enum Action { case list, add([String]), remove([String]) }
 
   let action: Action
   let name: String?
+  let forget: Bool
 
   init(_ arguments: ParsedArguments) throws(UsageError) {
     name = arguments.value("name")
+    forget = arguments.has("forget")
     let rest = Array(arguments.positionals.dropFirst())
     switch arguments.positionals.first {
     case nil, "list":
@@ -52,6 +60,10 @@ struct ReposCommand: Command {
     } else if name != nil {
       throw UsageError(message: "--name only goes with 'repos add'", spec: Self.spec)
     }
+    if forget, case .remove = action {
+    } else if forget {
+      throw UsageError(message: "--forget only goes with 'repos remove'", spec: Self.spec)
+    }
   }
 
   func run(_ context: CommandContext) async throws -> Int32 {
@@ -67,9 +79,14 @@ struct ReposCommand: Command {
       let width = (entries.map(\.name.count).max() ?? 0) + 2
       for entry in entries {
         let health = RepositoryHealth(path: entry.path)
-        if case .problem = health { problems += 1 }
+        var status = health.summary
+        if let retiredAt = entry.retiredAt {
+          status = "retired \(RetirementTime.format(retiredAt)); its commits until then stay in the journal"
+        } else if case .problem = health {
+          problems += 1
+        }
         let padding = String(repeating: " ", count: width - entry.name.count)
-        context.standardOutput.line(entry.name + padding + entry.path + "  " + health.summary)
+        context.standardOutput.line(entry.name + padding + entry.path + "  " + status)
       }
       return problems == 0 ? ExitStatus.success : ExitStatus.partial
     case .add(let paths):
@@ -78,17 +95,36 @@ struct ReposCommand: Command {
         case .added(let entry): context.standardOutput.line("Added \(entry.name) (\(entry.path)).")
         case .alreadyPresent(let entry):
           context.standardOutput.line("\(entry.name) (\(entry.path)) is already configured.")
+        case .resumed(let entry):
+          context.standardOutput.line("\(entry.name) (\(entry.path)) is journaled again from now on.")
         }
       }
       return ExitStatus.success
     case .remove(let names):
+      var missing = 0
       for nameOrPath in names {
-        if let entry = try registry.remove(nameOrPath: nameOrPath) {
-          context.standardOutput.line("Removed \(entry.name) (\(entry.path)).")
+        guard let entry = try registry.entry(nameOrPath: nameOrPath) else {
+          context.standardError.line("error: no configured repository is named or located at '\(nameOrPath)'")
+          missing += 1
+          continue
+        }
+        if forget {
+          context.standardOutput.line(
+            "Forgetting \(entry.name) (\(entry.path)): removing it from the config and its commits from the journal.")
+          _ = try registry.remove(nameOrPath: entry.path)
+          let configuration = try Configuration.load(context.environment)
+          let days = try await Journaling(configuration: configuration, environment: context.environment)
+            .forget(path: entry.path)
+          context.standardOutput.line(
+            "Forgot \(entry.name): \(days.count) journal \(days.count == 1 ? "day" : "days") rewritten.")
         } else {
-          context.standardOutput.line("No configured repository is named or located at '\(nameOrPath)'.")
+          _ = try registry.retire(nameOrPath: entry.path, now: context.environment.now())
+          context.standardOutput.line(
+            "Retired \(entry.name) (\(entry.path)): its new commits are not journaled; its commits until now stay "
+              + "(add --forget to erase them).")
         }
       }
+      if missing > 0 { return ExitStatus.failure }
       return ExitStatus.success
     }
   }

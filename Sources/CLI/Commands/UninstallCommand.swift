@@ -7,14 +7,16 @@ import Support
 /// `gitjournal uninstall`: takes out exactly what `install` put in.
 struct UninstallCommand: Command {
   static let spec = CommandSpec(
-    name: "uninstall", abstract: "Remove gitjournal's hooks from a repository and stop journaling it.",
+    name: "uninstall", abstract: "Remove gitjournal's hooks from a repository and stop journaling its new commits.",
     usage: "uninstall [<repo>...] [--keep-config]",
     options: [OptionSpec(name: "keep-config", abstract: "Keep the repository in the journal; remove only the hooks.")],
     discussion: """
       Removes gitjournal's post-commit and post-rewrite hooks and puts back any hook they had chained, byte \
       for byte. A gitjournal hook you edited by hand is yours and stays. A hooks folder shared with other \
       journaled repositories (a global core.hooksPath) keeps the hooks until the last of them is uninstalled. \
-      With no repository, the one containing the current directory.
+      With no repository, the one containing the current directory. The repository is retired, not \
+      forgotten: its commits until now stay in the journal and in any rebuild; 'gitjournal repos remove \
+      --forget <name>' erases them.
       """,
     examples: ["gitjournal uninstall", "gitjournal uninstall ~/code/notes --keep-config"])
 
@@ -33,13 +35,13 @@ struct UninstallCommand: Command {
     for path in paths {
       let (found, root) = try HookInstaller.repository(named: path, environment: environment)
       var removedEntry: RepositoryEntry?
-      if !keepConfig { removedEntry = try registry.remove(nameOrPath: root) }
+      if !keepConfig { removedEntry = try registry.retire(nameOrPath: root, now: environment.now()) }
 
       guard let folder = try? HookInstaller.hooksFolder(of: found, home: environment.home) else {
         context.standardOutput.line("gitjournal's hooks are not installed in \(root).")
         continue
       }
-      let others = try registry.entries().filter { $0.path != root }
+      let others = try registry.entries().filter { $0.path != root && !$0.isRetired }
       let sharedWith = others.filter {
         (try? HookInstaller.hooksFolder(of: $0.path, home: environment.home))?.path == folder.path
       }
@@ -67,7 +69,11 @@ struct UninstallCommand: Command {
       } else {
         context.standardOutput.line("\(root): \(removed.joined(separator: ", ")) in \(folder.path).")
       }
-      if let removedEntry { context.standardOutput.line("Stopped journaling \(removedEntry.name).") }
+      if let removedEntry {
+        context.standardOutput.line(
+          "Stopped journaling \(removedEntry.name); its commits until now stay in the journal "
+            + "('gitjournal repos remove --forget \(removedEntry.name)' erases them).")
+      }
     }
     return ExitStatus.success
   }

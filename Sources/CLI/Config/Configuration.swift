@@ -95,6 +95,14 @@ public struct Configuration: Sendable {
         if key == "private" {
           repositoriesByName[name]!.isPrivate = try Self.parseBool(entry.value, key: "repo.\(name).private")
         }
+        if key == "retired" {
+          guard let seconds = RetirementTime.parse(entry.value) else {
+            throw .invalidValue(
+              key: "repo.\(name).retired", value: entry.value,
+              expected: "a UTC time such as 2026-12-01T09:30:00Z (set by 'gitjournal uninstall')")
+          }
+          repositoriesByName[name]!.retiredAt = seconds
+        }
       default:
         continue
       }

@@ -16,6 +16,8 @@ public struct RepositoryRegistry: Sendable {
   public enum AddResult: Equatable, Sendable {
     case added(RepositoryEntry)
     case alreadyPresent(RepositoryEntry)
+    /// A retired repository journaled again from now on.
+    case resumed(RepositoryEntry)
   }
 
   /// The configured repositories (from the file only, not the current-directory fallback).
@@ -30,7 +32,13 @@ public struct RepositoryRegistry: Sendable {
       throw RegistryError.notARepository(path: absolute)
     }
     let existing = try entries()
-    if let present = existing.first(where: { $0.path == root }) { return .alreadyPresent(present) }
+    if let present = existing.first(where: { $0.path == root }) {
+      guard present.isRetired else { return .alreadyPresent(present) }
+      try file.removeAll("repo.\(present.name).retired")
+      var resumed = present
+      resumed.retiredAt = nil
+      return .resumed(resumed)
+    }
     if let name, existing.contains(where: { $0.name == name }) {
       throw RegistryError.nameTaken(name: name)
     }
@@ -42,15 +50,31 @@ public struct RepositoryRegistry: Sendable {
     return .added(RepositoryEntry(name: chosen, path: root, isPrivate: false))
   }
 
-  /// Unregisters the repository with this name or path; returns it, or nil when none matched.
-  public func remove(nameOrPath: String) throws -> RepositoryEntry? {
+  /// The configured repository with this name or path, or nil.
+  public func entry(nameOrPath: String) throws -> RepositoryEntry? {
     let existing = try entries()
     let absolute = environment.absolute(nameOrPath)
-    guard
-      let entry = existing.first(where: { $0.name == nameOrPath })
-        ?? existing.first(where: { $0.path == absolute || $0.path == Repository.discover(from: absolute) })
-    else { return nil }
-    for key in ["path", "private"] { try file.removeAll("repo.\(entry.name).\(key)") }
+    return existing.first(where: { $0.name == nameOrPath })
+      ?? existing.first(where: { $0.path == absolute || $0.path == Repository.discover(from: absolute) })
+  }
+
+  /// Retires the repository with this name or path: commits authored from `now` on are not journaled, those
+  /// before stay. Returns it, or nil when none matched. A repository already retired keeps its first time.
+  public func retire(nameOrPath: String, now: Date) throws -> RepositoryEntry? {
+    guard var entry = try entry(nameOrPath: nameOrPath) else { return nil }
+    if entry.retiredAt == nil {
+      let seconds = Int64(now.timeIntervalSince1970.rounded(.down))
+      try file.set("repo.\(entry.name).retired", to: RetirementTime.format(seconds))
+      entry.retiredAt = seconds
+    }
+    return entry
+  }
+
+  /// Unregisters the repository with this name or path entirely (`repos remove --forget`); returns it, or nil
+  /// when none matched. Its commits leave the journal only when the caller erases them from the records.
+  public func remove(nameOrPath: String) throws -> RepositoryEntry? {
+    guard let entry = try entry(nameOrPath: nameOrPath) else { return nil }
+    for key in ["path", "private", "retired"] { try file.removeAll("repo.\(entry.name).\(key)") }
     return entry
   }
 

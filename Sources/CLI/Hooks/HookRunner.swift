@@ -35,6 +35,7 @@ struct HookRunner {
       guard let days = try affectedDays(hook, arguments: arguments, configuration: configuration) else { return nil }
       let report = try await Journaling(configuration: configuration, environment: environment).refresh(days: days)
       startNarratorIfNeeded(for: report, configuration: configuration)
+      log.append(Self.carriedLines(report, hook: hook), now: environment.now())
       guard !report.skipped.isEmpty else { return nil }
       log.append(report.skipped.map { "\(hook.rawValue): \($0)" }, now: environment.now())
       let count = report.skipped.count
@@ -62,6 +63,19 @@ struct HookRunner {
     } catch {
       log.append(["\(hook.rawValue): \(error)"], now: environment.now())
       return "gitjournal: journal not updated; see \(log.path)"
+    }
+  }
+
+  /// One log line per project whose recorded commits were kept because its repository was not read now.
+  static func carriedLines(_ report: Journaling.Report, hook: GitHook) -> [String] {
+    report.carried.sorted { $0.key < $1.key }.flatMap { day, projects in
+      projects.map { project in
+        let reason =
+          report.skipped.first { $0.path == project.path }.map { "its repository was skipped: \($0.problem)" }
+          ?? "it is no longer journaled"
+        return
+          "\(hook.rawValue): \(day): kept the \(project.commitCount) recorded commits of \(project.name) (\(reason))"
+      }
     }
   }
 
@@ -121,7 +135,8 @@ struct HookRunner {
   static func isConfigured(_ repository: Repository, root: String, in configuration: Configuration) -> Bool {
     let commonDirectory = repository.commonDirectory
     return configuration.repositories.contains { entry in
-      entry.path == root || entry.path == commonDirectory || entry.path + "/.git" == commonDirectory
+      !entry.isRetired
+        && (entry.path == root || entry.path == commonDirectory || entry.path + "/.git" == commonDirectory)
     }
   }
 }

@@ -40,6 +40,8 @@ struct Journaling: Sendable {
     /// Oldest first; days with nothing to write are left out.
     var written: [JournalWriter.WrittenDay]
     var skipped: [SkippedRepository]
+    /// Projects kept from a day's record because their repository was not read now.
+    var carried: [Day: [ProjectFacts]] = [:]
   }
 
   /// The facts of some days, without writing anything (`show`, `stats`, `doctor`).
@@ -52,41 +54,91 @@ struct Journaling: Sendable {
   func refresh(days: [Day]) async throws -> Report {
     try await store.locked { locked in
       let reading = await reader.read(days: days, policy: .hook)
-      var written: [JournalWriter.WrittenDay] = []
+      var report = Report(written: [], skipped: reading.skipped)
       for day in reading.days.keys.sorted() {
-        let facts = reading.days[day]!
-        let result = try writer.write(facts, sentence: sentence(for: facts), in: locked)
-        if result.outcome != .nothingToWrite { written.append(result) }
+        try write(reading.days[day]!, readPaths: reading.readPaths, in: locked, durability: .immediate, into: &report)
       }
-      return Report(written: written, skipped: reading.skipped)
+      return report
     }
   }
 
   /// Rewrites a range of days (`rebuild`): the repositories are read once without the lock, so a long
-  /// rebuild never makes a commit wait; the day that is still taking commits is read again under the lock.
+  /// rebuild never makes a commit wait. Each day is then written under the lock; a day whose record a hook
+  /// wrote since this read began is read again there, so a rebuild never puts older facts over newer ones.
   func rebuild(
     days: [Day], policy: ReadPolicy, onWritten: (@Sendable () -> Void)? = nil,
     shouldStop: @Sendable () -> Bool = { false }
   ) async throws -> Report {
+    let started = Date()
     let reading = await reader.read(days: days, policy: policy)
-    var facts = reading.days
-    var written: [JournalWriter.WrittenDay] = []
-    let today = configuration.calendar.day(containing: now())
-    if !policy.allAuthors, facts[today] != nil {
-      written += try await refresh(days: [today]).written
-      facts[today] = nil
-      onWritten?()
-    }
+    var report = Report(written: [], skipped: reading.skipped)
     // Many days are written as a batch: new files are synced together at the end.
-    let durability: JournalStore.Durability = facts.count > 1 ? .batched : .immediate
+    let durability: JournalStore.Durability = reading.days.count > 1 ? .batched : .immediate
     defer { if durability == .batched { store.syncAll() } }
-    for day in facts.keys.sorted() {
+    for day in reading.days.keys.sorted() {
       if shouldStop() { break }
-      let dayFacts = facts[day]!
-      let result = try writer.write(dayFacts, sentence: sentence(for: dayFacts), durability: durability)
-      if result.outcome != .nothingToWrite { written.append(result) }
+      report = try await store.locked { [report] locked in
+        var report = report
+        var facts = reading.days[day]!
+        var readPaths = reading.readPaths
+        if let written = locked.recordModificationTime(of: day), written >= started {
+          let again = await reader.read(days: [day], policy: policy)
+          facts = again.days[day] ?? facts
+          readPaths = again.readPaths
+        }
+        try write(facts, readPaths: readPaths, in: locked, durability: durability, into: &report)
+        return report
+      }
       onWritten?()
     }
-    return Report(written: written.sorted { $0.facts.day < $1.facts.day }, skipped: reading.skipped)
+    return report
+  }
+
+  /// Writes one day from facts read now and the day's record, with the cached sentence for the result.
+  private func write(
+    _ read: DayFacts, readPaths: Set<String>, in locked: LockedJournalStore, durability: JournalStore.Durability,
+    into report: inout Report
+  ) throws(SystemError) {
+    let (facts, carried) = read.keeping(locked.record(of: read.day), readPaths: readPaths)
+    let written = try writer.write(facts, sentence: sentence(for: facts), in: locked, durability: durability)
+    if written.outcome != .nothingToWrite { report.written.append(written) }
+    if !carried.isEmpty { report.carried[read.day] = carried }
+  }
+
+  /// Puts `sentence`, written for `facts`, into the day's file if the file still holds exactly those facts;
+  /// does nothing when it has moved on (a commit, a rebuild or a config change since). Returns whether it did.
+  /// Repositories are not read: the narrator only ever decorates what is already written.
+  func attach(_ sentence: String, to facts: DayFacts) async throws -> Bool {
+    let calendar = configuration.calendar
+    let signature = facts.signature(calendar: calendar)
+    return try await store.locked { locked in
+      guard let recorded = locked.record(of: facts.day), recorded.signature(calendar: calendar) == signature else {
+        return false
+      }
+      try writer.write(recorded, sentence: sentence, in: locked)
+      return true
+    }
+  }
+
+  /// Erases every commit of the repository at `path` from this machine's day records and rewrites those days'
+  /// files; returns the days that changed. The user's text in the files is kept.
+  func forget(path: String) async throws -> [Day] {
+    try await store.locked { locked in
+      var changed: [Day] = []
+      for day in locked.recordedDays() {
+        guard let recorded = locked.record(of: day), recorded.projects.contains(where: { $0.path == path }) else {
+          continue
+        }
+        let facts = DayFacts(day: day, projects: recorded.projects.filter { $0.path != path })
+        try writer.write(facts, sentence: sentence(for: facts), in: locked)
+        changed.append(day)
+      }
+      return changed
+    }
+  }
+
+  /// The facts this machine last wrote for `day`, or nil.
+  func recorded(_ day: Day) async throws -> DayFacts? {
+    try await store.locked { locked in locked.record(of: day) }
   }
 }

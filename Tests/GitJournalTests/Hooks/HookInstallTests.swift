@@ -29,7 +29,7 @@ import Testing
     let installed = try install()
     #expect(installed.standardError.isEmpty)
     #expect(installed.standardOutput.contains("installed post-commit"))
-    #expect(world.configuredPaths() == [repository])
+    #expect(world.journaledPaths() == [repository])
 
     let commit = try world.commit(in: repository, "Teach the parser about tabs")
     #expect(commit.standardError.isEmpty, "the hook wrote on stderr: \(commit.standardError)")
@@ -63,7 +63,7 @@ import Testing
     #expect(HookFileSnapshot(hooks + "/post-rewrite") == postRewrite)
     #expect(HookFileSnapshot(world.configPath) == config)
     #expect(!HookWorld.exists(hooks + "/post-commit" + HookScript.chainedSuffix))
-    #expect(world.configuredPaths() == [repository])
+    #expect(world.journaledPaths() == [repository])
   }
 
   @Test func uninstallingWhatIsNotInstalledSaysSo() throws {
@@ -86,7 +86,7 @@ import Testing
       #expect(!HookWorld.exists(hooks + "/" + hook.rawValue), "\(hook.rawValue) is still there")
       #expect(!HookWorld.exists(hooks + "/" + hook.rawValue + HookScript.chainedSuffix))
     }
-    #expect(world.configuredPaths().isEmpty)
+    #expect(world.journaledPaths().isEmpty)
 
     // Nothing journals this repository any more.
     let commit = try world.commit(in: repository, "After uninstall")
@@ -105,7 +105,7 @@ import Testing
     for hook in GitHook.allCases {
       #expect(!HookWorld.exists(hooks + "/" + hook.rawValue), "\(hook.rawValue) is still there")
     }
-    #expect(world.configuredPaths() == [repository])
+    #expect(world.journaledPaths() == [repository])
   }
 
   @Test func foreignHookKeepsRunningAndComesBackByteForByte() throws {

@@ -56,7 +56,7 @@ import Testing
     let first = try world.gitjournal("uninstall", in: repository)
     #expect(first.status == 0)
     #expect(HookInstaller.isInstalled(.postCommit, in: world.home + "/.githooks"), "\(first.standardOutput)")
-    #expect(world.configuredPaths() == [other])
+    #expect(world.journaledPaths() == [other])
     let last = try world.gitjournal("uninstall", in: other)
     #expect(last.status == 0)
     #expect(!HookWorld.exists(world.home + "/.githooks/post-commit"), "\(last.standardOutput)")
@@ -107,10 +107,10 @@ import Testing
     try #require(installed.status == 0, "\(installed.standardError)")
     #expect(HookInstaller.isInstalled(.postCommit, in: repository + "/.git/hooks"))
     // The repository is registered, not the worktree, which may be removed while the repository stays.
-    #expect(world.configuredPaths() == [repository])
+    #expect(world.journaledPaths() == [repository])
     let again = try world.gitjournal("install", in: repository)
     #expect(again.status == 0)
-    #expect(world.configuredPaths() == [repository], "the same repository was registered twice")
+    #expect(world.journaledPaths() == [repository], "the same repository was registered twice")
 
     let inWorktree = try world.commit(in: worktree, "Work in the linked worktree")
     let inMain = try world.commit(in: repository, "Work in the main worktree")
@@ -121,7 +121,7 @@ import Testing
 
     let removed = try world.gitjournal("uninstall", in: worktree)
     #expect(removed.status == 0, "\(removed.hookTestSummary)")
-    #expect(world.configuredPaths().isEmpty)
+    #expect(world.journaledPaths().isEmpty)
     #expect(!HookWorld.exists(repository + "/.git/hooks/post-commit"))
   }
 
@@ -136,7 +136,7 @@ import Testing
     let installed = try world.gitjournal("install", in: worktree)
     try #require(installed.status == 0, "\(installed.hookTestSummary)")
     #expect(HookInstaller.isInstalled(.postCommit, in: bare + "/hooks"))
-    #expect(world.configuredPaths() == [bare])
+    #expect(world.journaledPaths() == [bare])
 
     let commit = try world.commit(in: worktree, "Work in a worktree of a bare repository")
     #expect(commit.standardError.isEmpty, "\(commit.standardError)")
@@ -145,7 +145,7 @@ import Testing
 
     let removed = try world.gitjournal("uninstall", in: worktree)
     #expect(removed.status == 0, "\(removed.hookTestSummary)")
-    #expect(world.configuredPaths().isEmpty)
+    #expect(world.journaledPaths().isEmpty)
     #expect(!HookWorld.exists(bare + "/hooks/post-commit"))
   }
 

@@ -32,7 +32,7 @@ import Testing
 
     let installed = try world.gitjournal("install", in: repository, binary: binary)
     try #require(installed.status == 0, "\(installed.hookTestSummary)")
-    #expect(world.configuredPaths() == [repository])
+    #expect(world.journaledPaths() == [repository])
     let hook = try String(contentsOfFile: foreign, encoding: .utf8)
     #expect(hook.contains(HookScript.shellQuoted(binary)))
 
@@ -48,7 +48,7 @@ import Testing
     let removed = try world.gitjournal("uninstall", in: repository, binary: binary)
     #expect(removed.status == 0, "\(removed.hookTestSummary)")
     #expect(try String(contentsOfFile: foreign, encoding: .utf8).contains("echo ran"))
-    #expect(world.configuredPaths().isEmpty)
+    #expect(world.journaledPaths().isEmpty)
   }
 
   @Test func concurrentCommitsInFourRepositories() throws {

@@ -166,9 +166,9 @@ final class HookWorld: Sendable {
     FileManager.default.contents(atPath: journalDirectory + "/\(day).md").map { String(decoding: $0, as: UTF8.self) }
   }
 
-  /// Every name in the journal folder, hidden ones included.
+  /// The journal folder's files, without the folder of day records (`.gitjournal`).
   func journalFolderNames() -> [String] {
-    (try? FileManager.default.contentsOfDirectory(atPath: journalDirectory)) ?? []
+    ((try? FileManager.default.contentsOfDirectory(atPath: journalDirectory)) ?? []).filter { $0 != ".gitjournal" }
   }
 
   /// The lines of the hook log (none when there is no log).
@@ -177,14 +177,22 @@ final class HookWorld: Sendable {
     return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
   }
 
-  /// The config file's `repo.<name>.path` values.
-  func configuredPaths() -> [String] {
-    let arguments = ["config", "-f", configPath, "--null", "--get-regexp", "^repo\\..*\\.path$"]
+  /// The `repo.<name>.path` values of the repositories still journaled: retired ones (`repo.<name>.retired`,
+  /// set by `uninstall`) are left out.
+  func journaledPaths() -> [String] {
+    let arguments = ["config", "-f", configPath, "--null", "--get-regexp", "^repo\\."]
     guard let result = try? run(Subprocess.gitExecutable, arguments, in: home), result.status == 0 else { return [] }
     // `--null`: each entry is `key\nvalue\0`, whatever characters the name and path contain.
-    return result.standardOutput.split(separator: "\0").compactMap { entry in
-      entry.firstIndex(of: "\n").map { String(entry[entry.index(after: $0)...]) }
+    var paths: [(name: String, path: String)] = []
+    var retired = Set<String>()
+    for entry in result.standardOutput.split(separator: "\0") {
+      guard let newline = entry.firstIndex(of: "\n") else { continue }
+      let key = String(entry[..<newline])
+      let name = String(key.dropFirst("repo.".count).split(separator: ".").dropLast().joined(separator: "."))
+      if key.hasSuffix(".path") { paths.append((name, String(entry[entry.index(after: newline)...]))) }
+      if key.hasSuffix(".retired") { retired.insert(name) }
     }
+    return paths.filter { !retired.contains($0.name) }.map(\.path)
   }
 
   /// A copy of the binary at `relative` inside the world, executable.

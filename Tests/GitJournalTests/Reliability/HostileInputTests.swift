@@ -230,7 +230,7 @@ extension Reliability {
       }
       let executed = world.scratch.allFiles().filter { ($0 as NSString).lastPathComponent.hasPrefix("pwned") }
       #expect(executed.isEmpty, "a folder name was executed: \(executed)")
-      #expect(Set(world.configuredPaths()).count == Self.awkwardFolders.count, "\(world.configuredPaths())")
+      #expect(Set(world.journaledPaths()).count == Self.awkwardFolders.count, "\(world.journaledPaths())")
       ReliabilityTable.record(
         "hostile: repository paths", tried: Self.awkwardFolders.count, passed: executed.isEmpty ? passed : 0,
         dataLost: Self.awkwardFolders.count - passed)

@@ -138,8 +138,19 @@ final class JournalSandbox: Sendable {
   }
 
   /// The names in the journal folder (hidden ones included), sorted.
+  /// The journal folder's files, without the folder of day records (`.gitjournal`).
   func journalFolderNames() -> [String] {
-    ((try? FileManager.default.contentsOfDirectory(atPath: journalDirectory)) ?? []).sorted()
+    ((try? FileManager.default.contentsOfDirectory(atPath: journalDirectory)) ?? []).filter { $0 != ".gitjournal" }
+      .sorted()
+  }
+
+  /// Every file under the folder of day records, relative to it.
+  func recordFileNames() -> [String] {
+    let folder = journalDirectory + "/.gitjournal"
+    return ((FileManager.default.subpaths(atPath: folder)) ?? []).filter {
+      var isFolder: ObjCBool = false
+      return FileManager.default.fileExists(atPath: folder + "/" + $0, isDirectory: &isFolder) && !isFolder.boolValue
+    }.sorted()
   }
 }
 

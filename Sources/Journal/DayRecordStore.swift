@@ -1,0 +1,48 @@
+import Facts
+import Foundation
+import Support
+
+/// Where day records live: `<journal>/.gitjournal/<host>/YYYY-MM-DD.json`. Each machine writes only its own
+/// folder, so a sync tool carrying the journal between machines never sees two writers of one file.
+struct DayRecordStore: Sendable {
+  let folder: String
+
+  init(journalDirectory: String, host: String) {
+    folder = journalDirectory + "/.gitjournal/" + host
+  }
+
+  func path(of day: Day) -> String { folder + "/\(day).json" }
+
+  /// The recorded facts of `day`, or nil when there is no readable record.
+  func read(_ day: Day) -> DayFacts? {
+    guard let text = (try? AtomicFile.read(path(of: day))) ?? nil else { return nil }
+    return DayRecord.decode(text)?.facts
+  }
+
+  /// The days with a record, oldest first.
+  func days() -> [Day] {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+    return names.compactMap { name in
+      name.hasSuffix(".json") ? Day(iso: String(name.dropLast(5))) : nil
+    }.sorted()
+  }
+
+  /// When the record of `day` was last written, or nil when there is none.
+  func modificationTime(of day: Day) -> Date? {
+    (try? FileManager.default.attributesOfItem(atPath: path(of: day))[.modificationDate]) as? Date
+  }
+
+  /// Replaces the record of `day`. Nothing is written when the record already says the same.
+  func write(_ facts: DayFacts, durable: Bool) throws(SystemError) {
+    let text = DayRecord(facts).encoded()
+    let path = path(of: facts.day)
+    if let existing = try? AtomicFile.read(path), existing == text { return }
+    try makeFolders(folder)
+    try AtomicFile.write(text, to: path, durable: durable, holdingLock: true)
+  }
+
+  /// Removes the record of `day` (a day whose facts were all forgotten).
+  func remove(_ day: Day) {
+    unlink(path(of: day))
+  }
+}
