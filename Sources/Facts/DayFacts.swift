@@ -17,6 +17,11 @@ public struct DayFacts: Sendable, Equatable {
   public var stats: DiffStats { projects.reduce(.zero) { $0 + $1.stats } }
   public var isEmpty: Bool { projects.isEmpty }
 
+  /// The line the journal file and `show --json` both give, e.g. `3 commits across 2 projects, +128 -10`.
+  public var summaryLine: String {
+    isEmpty ? factualLine : factualLine + ", +\(stats.insertions) -\(stats.deletions)"
+  }
+
   /// The sentence that is always there, e.g. `3 commits across 2 projects`.
   public var factualLine: String {
     switch (commitCount, projectCount) {

@@ -58,7 +58,7 @@ public struct DayReport: Codable, Equatable, Sendable {
     insertions = stats.insertions
     deletions = stats.deletions
     filesChanged = stats.filesChanged
-    factualLine = facts.factualLine
+    factualLine = facts.summaryLine
     self.narrative = narrative
     signature = facts.signature(calendar: calendar)
     projects = facts.projects.map { project in

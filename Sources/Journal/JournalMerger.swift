@@ -51,14 +51,17 @@ public enum JournalMerger {
     return beginMarker + "\n" + body + "\n" + endPrefix + " checksum=\(checksum) -->"
   }
 
-  /// The managed block: a begin marker line followed by an end marker line, the begin nearest to the end.
+  /// The managed block: the first end marker line that carries gitjournal's checksum, and the begin marker line
+  /// nearest above it. Marker comments the user typed (no checksum) are the user's text, wherever they are.
   static func findBlock(in lines: [String]) -> (begin: Int, end: Int)? {
     var begin: Int?
     for (index, line) in lines.enumerated() {
       let trimmed = line.trimmingWhitespace()
       if trimmed.hasPrefix(beginPrefix) && trimmed.hasSuffix("-->") {
         begin = index
-      } else if trimmed.hasPrefix(endPrefix) && trimmed.hasSuffix("-->"), let begin {
+      } else if trimmed.hasPrefix(endPrefix) && trimmed.hasSuffix("-->"), let begin,
+        checksum(in: String(trimmed))?.count == 12
+      {
         return (begin, index)
       }
     }

@@ -35,16 +35,15 @@ public struct JournalPage: Equatable, Sendable {
     if let narrative, !narrative.isEmpty {
       lines += [MarkdownText.inline(narrative), ""]
     }
-    var factual = facts.factualLine
-    if !facts.isEmpty { factual += ", +\(stats.insertions) -\(stats.deletions)" }
-    lines.append(factual)
+    lines.append(facts.summaryLine)
     for project in facts.projects {
       lines += ["", "## " + MarkdownText.inline(project.name), ""]
       for commit in project.commits {
         let shortID = String(commit.id.prefix(7))
         let change = commit.isMerge ? "merge" : "+\(commit.stats.insertions) -\(commit.stats.deletions)"
         lines.append(
-          "- \(calendar.clockTime(commit.authoredAt)) \(MarkdownText.inline(commit.subject)) (`\(shortID)`, \(change))")
+          "- \(calendar.clockTime(commit.authoredAt)) \(MarkdownText.inline(MarkdownText.shortened(commit.subject))) "
+            + "(`\(shortID)`, \(change))")
       }
     }
     blockBody = lines.joined(separator: "\n")

@@ -76,6 +76,12 @@ public struct JournalStore: Sendable {
     return try FileLock.acquire(at: lockPath, waitingAtMost: Self.lockTimeout)
   }
 
+  /// The facts of `day` as this machine last wrote them, or nil. Records are replaced by rename, so reading one
+  /// needs no lock.
+  public func record(of day: Day) -> DayFacts? {
+    records.read(day)
+  }
+
   /// The day's file as it is on disk, or nil.
   public func read(_ day: Day) throws(SystemError) -> String? {
     try AtomicFile.read(path(of: day))

@@ -7,22 +7,34 @@ import Support
 public struct LockedJournalStore: Sendable {
   let store: JournalStore
 
-  /// Writes `page` into the day's file, keeping the user's text. Days with no commits only update a file that
-  /// exists. A killed writer's temporary file is removed by the next write of that day.
+  /// Writes `page` into the day's file, keeping the user's text byte for byte. Days with no commits only update
+  /// a file that exists. The lock keeps other gitjournal processes out, not the user's editor: if the file
+  /// changes between reading and replacing it, the merge is done again on the new version, so a note saved
+  /// meanwhile is never lost. A killed writer's temporary file is removed by the next write of that day.
   @discardableResult
   public func write(
     _ page: JournalPage, for day: Day, isEmpty: Bool, durability: JournalStore.Durability = .immediate
   ) throws(SystemError) -> JournalStore.Outcome {
     let file = store.path(of: day)
     AtomicFile.removeLockedLeftover(besides: file)
-    let existing = try AtomicFile.read(file)
-    if isEmpty && existing == nil { return .nothingToWrite }
-    try makeFolders(store.directory)
-    let merged = JournalMerger.merge(page: page, into: existing, day: day)
-    if merged == existing { return .unchanged }
-    try AtomicFile.write(merged, to: file, durable: durability == .immediate || existing != nil, holdingLock: true)
-    return existing == nil ? .created : .updated
+    for _ in 0..<Self.maximumAttempts {
+      let existing = try AtomicFile.readContents(file)
+      if isEmpty && existing == nil { return .nothingToWrite }
+      try makeFolders(store.directory)
+      let text = existing.map { JournalText(bytes: $0.bytes) }
+      let merged = JournalMerger.merge(page: page, into: text?.text, day: day)
+      let bytes = text?.bytes(of: merged) ?? Array(merged.utf8)
+      if let existing, bytes == existing.bytes { return .unchanged }
+      let replaced = try AtomicFile.write(
+        bytes: bytes, to: file, durable: durability == .immediate || existing != nil, holdingLock: true,
+        unlessChangedFrom: .some(existing?.stamp))
+      if replaced { return existing == nil ? .created : .updated }
+    }
+    throw SystemError("write", path: file + " (it kept changing while being written; try again)", errorNumber: EAGAIN)
   }
+
+  /// How many times a write merges again when the file changed under it before giving up for this time.
+  static let maximumAttempts = 20
 
   /// The facts of `day` as this machine last wrote them, or nil.
   public func record(of day: Day) -> DayFacts? {

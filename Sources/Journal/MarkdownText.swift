@@ -41,4 +41,21 @@ package enum MarkdownText {
       String.UnicodeScalarView(
         text.unicodeScalars.map { $0.properties.generalCategory == .control ? "\u{FFFD}" : $0 }))
   }
+
+  /// Subjects longer than this many characters are cut in the journal file (`show --json` keeps them whole).
+  static let longestSubject = 200
+
+  /// `text` cut to at most `longestSubject` characters at a word boundary, with an ellipsis, when longer.
+  static func shortened(_ text: String) -> String {
+    guard text.count > longestSubject else { return text }
+    var cut = text.prefix(longestSubject - 1)
+    // At the last space, unless that would leave less than half: one enormous word is cut where it is.
+    if let space = cut.lastIndex(where: { $0 == " " }),
+      cut.distance(from: cut.startIndex, to: space) >= longestSubject / 2
+    {
+      cut = cut[..<space]
+    }
+    while let last = cut.last, last == " " || last == "," || last == ";" || last == ":" { cut = cut.dropLast() }
+    return cut + "…"
+  }
 }

@@ -23,6 +23,18 @@ package enum AtomicFile {
     _ text: String, to path: String, mode requestedMode: mode_t? = nil, durable: Bool = true,
     holdingLock: Bool = false
   ) throws(SystemError) {
+    _ = try write(
+      bytes: Array(text.utf8), to: path, mode: requestedMode, durable: durable, holdingLock: holdingLock,
+      unlessChangedFrom: nil)
+  }
+
+  /// Writes `bytes` as `write(_:to:...)` does. With `unlessChangedFrom`, the file is replaced only if it is still
+  /// the version that stamp describes (checked just before the rename): returns false, leaving the file alone,
+  /// when someone else wrote it since it was read. `.some(nil)` expects no file at all.
+  package static func write(
+    bytes: [UInt8], to path: String, mode requestedMode: mode_t? = nil, durable: Bool = true,
+    holdingLock: Bool = false, unlessChangedFrom expected: FileStamp??
+  ) throws(SystemError) -> Bool {
     let target = resolveSymlinks(path)
     let folder = (target as NSString).deletingLastPathComponent
     let temporary = temporaryPath(of: target, suffix: holdingLock ? lockedSuffix : String(getpid()))
@@ -36,7 +48,7 @@ package enum AtomicFile {
     // Errors name the folder or the file the user knows, never the temporary file.
     guard descriptor >= 0 else { throw SystemError("create a file in", path: folder) }
     var failure: SystemError?
-    var bytes = Array(text.utf8)
+    var bytes = bytes
     var offset = 0
     while offset < bytes.count && failure == nil {
       let written = bytes.withUnsafeMutableBytes {
@@ -52,12 +64,17 @@ package enum AtomicFile {
     if failure == nil && fchmod(descriptor, mode) != 0 { failure = SystemError("set permissions of", path: target) }
     if durable && failure == nil && fsync(descriptor) != 0 { failure = SystemError("sync", path: target) }
     if close(descriptor) != 0 && failure == nil { failure = SystemError("close", path: target) }
+    if failure == nil, let expected, FileStamp(path: target) != expected {
+      unlink(temporary)
+      return false
+    }
     if failure == nil && rename(temporary, target) != 0 { failure = SystemError("replace", path: target) }
     if let failure {
       unlink(temporary)
       throw failure
     }
     if durable { syncFolder(folder) }
+    return true
   }
 
   /// Removes the temporary file a killed lock-holding writer may have left beside `path`. Call while holding

@@ -71,7 +71,7 @@ import Testing
     let result = try sandbox.runBinary("show", "2026-03-10", "--json", in: repository.path)
     #expect(result.status == 0, "\(result)")
     let report = try JSONDecoder().decode(DayReport.self, from: Data(result.standardOutput.utf8))
-    #expect(report.factualLine == "2 commits in 1 project")
+    #expect(report.factualLine == "2 commits in 1 project, +\(report.insertions) -\(report.deletions)")
     #expect(report.projects.map(\.path) == [repository.path])
   }
 

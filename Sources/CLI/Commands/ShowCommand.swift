@@ -40,16 +40,16 @@ struct ShowCommand: Command {
       } ?? today
     let journaling = Journaling(configuration: configuration, environment: context.environment)
     let store = journaling.store
-
     let style = TerminalStyle(output: context.standardOutput, environment: context.environment)
-    if !json && !allAuthors, let text = try store.read(day) {
-      context.standardOutput.write(JournalFileRenderer.render(text, style: style))
+    let file = try store.read(day)
+    if configuration.repositories.isEmpty {
+      // Nothing to read: the file, if there is one, is all there is.
+      guard !json && !allAuthors, let file else { throw NoRepositoriesError(configPath: configuration.configPath) }
+      context.standardOutput.write(JournalFileRenderer.render(file, style: style))
       return ExitStatus.success
     }
-    if configuration.repositories.isEmpty { throw NoRepositoriesError(configPath: configuration.configPath) }
-    let collected = await journaling.read(days: [day], policy: .fresh(allAuthors: allAuthors))
-    for skipped in collected.skipped { context.standardError.line("warning: \(skipped)") }
-    let facts = collected.days[day] ?? DayFacts(day: day, projects: [])
+    let (facts, skipped) = await journaling.current(day, policy: .fresh(allAuthors: allAuthors))
+    for repository in skipped { context.standardError.line("warning: \(repository)") }
     let narrative = journaling.sentence(for: facts)
     if json {
       let encoder = JSONEncoder()
@@ -57,10 +57,17 @@ struct ShowCommand: Command {
       let data = try encoder.encode(DayReport(facts: facts, narrative: narrative, calendar: calendar))
       context.standardOutput.line(String(decoding: data, as: UTF8.self))
     } else {
+      // The file when it holds these facts; else what it would hold after the next refresh (with the user's text),
+      // printed, not written: the file changes only when you commit, rebuild or edit it.
       let page = JournalPage(facts: facts, narrative: narrative, calendar: calendar)
-      context.standardOutput.write(
-        JournalFileRenderer.render(JournalMerger.merge(page: page, into: nil, day: day), style: style))
+      var text = JournalMerger.merge(page: page, into: allAuthors ? nil : file, day: day)
+      if !allAuthors, let file,
+        store.record(of: day).map({ $0.signature(calendar: calendar) }) == facts.signature(calendar: calendar)
+      {
+        text = file
+      }
+      context.standardOutput.write(JournalFileRenderer.render(text, style: style))
     }
-    return collected.skipped.isEmpty ? ExitStatus.success : ExitStatus.partial
+    return skipped.isEmpty ? ExitStatus.success : ExitStatus.partial
   }
 }

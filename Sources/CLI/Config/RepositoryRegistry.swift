@@ -63,7 +63,8 @@ public struct RepositoryRegistry: Sendable {
   public func retire(nameOrPath: String, now: Date) throws -> RepositoryEntry? {
     guard var entry = try entry(nameOrPath: nameOrPath) else { return nil }
     if entry.retiredAt == nil {
-      let seconds = Int64(now.timeIntervalSince1970.rounded(.down))
+      // Times are whole seconds: a commit made in the second of the retirement, before it, still counts.
+      let seconds = Int64(now.timeIntervalSince1970.rounded(.down)) + 1
       try file.set("repo.\(entry.name).retired", to: RetirementTime.format(seconds))
       entry.retiredAt = seconds
     }

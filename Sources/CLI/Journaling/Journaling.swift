@@ -49,6 +49,15 @@ struct Journaling: Sendable {
     await reader.read(days: days, policy: policy)
   }
 
+  /// The facts a refresh would write for `day` now, without writing them: read from the repositories, with what
+  /// the day's record keeps of repositories not read now. What `show` prints, so that it agrees with the file.
+  func current(_ day: Day, policy: ReadPolicy) async -> (facts: DayFacts, skipped: [SkippedRepository]) {
+    let reading = await reader.read(days: [day], policy: policy)
+    let read = reading.days[day] ?? DayFacts(day: day, projects: [])
+    guard !policy.allAuthors else { return (read, reading.skipped) }
+    return (read.keeping(store.record(of: day), readPaths: reading.readPaths).facts, reading.skipped)
+  }
+
   /// Refreshes a few days (the hook): the repositories are read and the files written while holding the
   /// journal lock, so two processes never write facts older than what the other saw.
   func refresh(days: [Day]) async throws -> Report {

@@ -44,6 +44,9 @@ final class Subprocess {
     try process.run()
   }
 
+  /// Whether the child has not exited yet.
+  var isRunning: Bool { process.isRunning }
+
   /// Waits for the child and collects what it wrote.
   func wait() throws -> ProcessResult {
     process.waitUntilExit()
