@@ -53,9 +53,16 @@ struct DoctorCommand: Command {
 
     if configuration.repositories.isEmpty { problem("no repositories to journal: run 'gitjournal install' in one") }
     for entry in configuration.repositories {
+      if let retiredAt = entry.retiredAt {
+        // Information, not a problem: the repository is out of the journal's future, not of its past.
+        ok(
+          "\(entry.name) (\(entry.path)): retired \(RetirementTime.format(retiredAt)); the journal keeps its "
+            + "commits until then ('gitjournal repos remove --forget \(entry.name)' erases them)")
+        continue
+      }
       let health = RepositoryHealth(path: entry.path)
       if case .problem(let found) = health {
-        problem("\(entry.name) (\(entry.path)): \(found.summary)")
+        problem("\(entry.name) (\(entry.path)): \(found.summary); the journal keeps the commits it recorded from it")
         continue
       }
       // A repository with no commits yet is said so as information: it is readable, with nothing to journal.
