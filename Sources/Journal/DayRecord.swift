@@ -22,7 +22,7 @@ struct DayRecord: Codable, Equatable {
   }
 
   struct Commit: Codable, Equatable {
-    var id: String
+    var id: ObjectID
     var authorName: String
     var authorEmail: String
     var authoredAt: Int64
