@@ -97,10 +97,21 @@ package enum AtomicFile {
     close(descriptor)
   }
 
-  /// Reads a file as UTF-8 (invalid bytes replaced), or nil when it does not exist. Only a regular file is read:
-  /// opening a FIFO for reading blocks until some writer comes (a commit would hang), and opening a device can
-  /// act on it. Symlinks are followed, as `write` writes through them; what they point at is checked.
+  /// Reads a file as UTF-8 (invalid bytes replaced), or nil when it does not exist (see `readContents`).
   package static func read(_ path: String) throws(SystemError) -> String? {
+    try readContents(path).map { String(decoding: $0.bytes, as: UTF8.self) }
+  }
+
+  /// A file's exact bytes and the stamp of the version they were read from.
+  package struct Contents: Sendable {
+    package let bytes: [UInt8]
+    package let stamp: FileStamp
+  }
+
+  /// A file's bytes, or nil when it does not exist. Only a regular file is read: opening a FIFO for reading
+  /// blocks until some writer comes (a commit would hang), and opening a device can act on it. Symlinks are
+  /// followed, as `write` writes through them; what they point at is checked.
+  package static func readContents(_ path: String) throws(SystemError) -> Contents? {
     var info = stat()
     guard stat(path, &info) == 0 else {
       if errno == ENOENT || errno == ENOTDIR { return nil }
@@ -129,7 +140,7 @@ package enum AtomicFile {
       }
       bytes += buffer[0..<count]
     }
-    return String(decoding: bytes, as: UTF8.self)
+    return Contents(bytes: bytes, stamp: FileStamp(info))
   }
 
   /// Refuses anything but a regular file, saying what it is.

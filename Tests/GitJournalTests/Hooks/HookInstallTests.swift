@@ -192,6 +192,6 @@ import Testing
     #expect(removed.standardOutput.contains("edited"), "\(removed.standardOutput)")
     #expect(HookFileSnapshot(hook) == edited, "the edited hook was removed or rewritten")
     #expect(!HookWorld.exists(hooks + "/post-rewrite"))
-    #expect(world.configuredPaths().isEmpty)
+    #expect(world.journaledPaths().isEmpty)
   }
 }
