@@ -186,7 +186,7 @@ import Testing
       }
       #expect(shown.standardError.contains("warning: skipped \(name) (\(path)): \(problem)\n"), "\(name): \(shown)")
       #expect(listed.standardOutput.contains(path + "  " + problem.summary + "\n"), "\(name): \(listed)")
-      #expect(doctor.standardOutput.contains("\(name) (\(path)): \(problem.summary)\n"), "\(name): \(doctor)")
+      #expect(doctor.standardOutput.contains("\(name) (\(path)): \(problem.summary);"), "\(name): \(doctor)")
     }
     #expect(RepositoryHealth(path: sandbox.scratch.path("repos/good")) == .readable)
   }
