@@ -32,17 +32,18 @@ public struct FactsReader: Sendable {
       let width = max(1, ProcessResources.activeProcessorCount)
       var next = 0
       func addNext() {
+        // A retired repository gives only what was authored before its retirement; a span that begins after it
+        // is not read at all, so what the records hold of it is kept.
+        while next < entries.count, let retiredAt = entries[next].retiredAt, retiredAt <= span.start { next += 1 }
         guard next < entries.count else { return }
         let index = next
+        let end = entries[index].retiredAt.map { min($0, span.end) } ?? span.end
         let scan = RepositoryScan(
           path: entries[index].path, configuredAuthors: sources.authors, allAuthors: policy.allAuthors,
           includeMerges: sources.includeMerges, cacheDirectory: sources.cacheDirectory,
           reusesWindows: policy.reusesWindows)
-        // A retired repository gives only what was authored before its retirement.
-        let end = entries[index].retiredAt.map { min($0, span.end) } ?? span.end
         group.addTask {
-          guard span.start < end else { return (index, .success(ScannedRepository(isBare: false, commits: []))) }
-          return (index, Result { () throws(RepositoryProblem) in try scan.commits(authoredFrom: span.start, to: end) })
+          (index, Result { () throws(RepositoryProblem) in try scan.commits(authoredFrom: span.start, to: end) })
         }
         next += 1
       }
@@ -57,7 +58,8 @@ public struct FactsReader: Sendable {
     var readPaths = Set<String>()
     for (entry, outcome) in zip(entries, outcomes) {
       switch outcome {
-      case .failure(let problem): skipped.append(SkippedRepository(name: entry.name, path: entry.path, problem: problem))
+      case .failure(let problem):
+        skipped.append(SkippedRepository(name: entry.name, path: entry.path, problem: problem))
       case .success: readPaths.insert(entry.path)
       case nil: continue
       }
