@@ -88,7 +88,7 @@ extension Reliability {
       #expect(HookWorld.count(JournalMerger.beginPrefix, in: journal) == 1)
       #expect(HookWorld.count(JournalMerger.endPrefix, in: journal) == 1)
       #expect(world.journalFolderNames() == ["\(day).md"], "left in the journal folder: \(world.journalFolderNames())")
-      #expect(!HookWorld.exists(world.hookLogPath), "the hook logged problems")
+      #expect(!HookWorld.exists(world.hookLogPath), "the hook logged problems: \(world.hookLogLines().prefix(5))")
 
       print("reliability | load: \(total) commits in \(Self.repositoryCount) repositories in \(seconds) s")
       ReliabilityTable.record(
