@@ -38,7 +38,7 @@ let package = Package(
       name: "GitJournalTests",
       dependencies: ["CLI", "Journal", "Narrative", "Facts", "GitReader", "Support"],
       // Golden help texts, read from the source tree by path.
-      exclude: ["Golden"]
+      exclude: ["CLI/Golden"]
     ),
   ],
   swiftLanguageModes: [.v6]

@@ -9,7 +9,7 @@ import Testing
 @testable import Support
 
 /// Pins every help text to a golden file: a change to what users read is a deliberate change to the file.
-/// To update after such a change: `.build/debug/gitjournal help <topic> > Tests/GitJournalTests/Golden/help-<topic>.txt`.
+/// To update after such a change: `.build/debug/gitjournal help <topic> > Tests/GitJournalTests/CLI/Golden/help-<topic>.txt`.
 @Suite struct HelpGoldenTests {
   static let topics = [
     "overview", "install", "uninstall", "rebuild", "show", "repos", "stats", "completions", "doctor", "narrate", "hook",
@@ -55,7 +55,8 @@ import Testing
     ]
     let readme = try String(
       contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("README.md"),
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("README.md"),
       encoding: .utf8)
     for key in keys {
       #expect(HelpTopics.config.contains(key), "help config explains \(key)")

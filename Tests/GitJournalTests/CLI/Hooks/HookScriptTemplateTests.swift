@@ -13,7 +13,7 @@ import Testing
   /// `hooks/gitjournal-hook.sh.template` at the package root, found from this file.
   static func templateBytes(filePath: String = #filePath) throws -> [UInt8] {
     var root = filePath
-    for _ in 0..<4 { root = (root as NSString).deletingLastPathComponent }
+    for _ in 0..<5 { root = (root as NSString).deletingLastPathComponent }
     let path = root + "/hooks/gitjournal-hook.sh.template"
     let data = try #require(FileManager.default.contents(atPath: path), "cannot read \(path)")
     return Array(data)
