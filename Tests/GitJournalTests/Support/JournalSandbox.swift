@@ -38,9 +38,7 @@ final class JournalSandbox: Sendable {
   init(timeZone: String = "UTC", author: String? = TemporaryRepository.email) throws {
     scratch = try ScratchDirectory("gitjournal-sandbox")
     self.timeZone = timeZone
-    try scratch.makeFolder("home")
-    try scratch.write(
-      "[user]\n\tname = \(TemporaryRepository.name)\n\temail = \(TemporaryRepository.email)\n", to: "home/.gitconfig")
+    try GitHome.write(home: home, name: TemporaryRepository.name, email: TemporaryRepository.email)
     if let author {
       try configure("journal.dir", journalDirectory)
       try configure("journal.author", author)

@@ -41,26 +41,7 @@ final class TemporaryRepository: Sendable {
   }
 
   private static func writeGitHome(_ home: String) throws {
-    let config = home + "/.gitconfig"
-    guard !FileManager.default.fileExists(atPath: config) else { return }
-    try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
-    let text = """
-      [user]
-      \tname = \(name)
-      \temail = \(email)
-      [init]
-      \tdefaultBranch = main
-      [gc]
-      \tauto = 0
-      [commit]
-      \tgpgSign = false
-      [advice]
-      \tdetachedHead = false
-      [core]
-      \tautocrlf = false
-
-      """
-    try Data(text.utf8).write(to: URL(fileURLWithPath: config))
+    try GitHome.write(home: home, name: name, email: email)
   }
 
   /// The environment every `git` child gets: the test process's, minus every `GIT_*` variable, plus ours.

@@ -50,23 +50,7 @@ final class HookWorld: Sendable {
     searchPath = inherited.split(separator: ":").map(String.init).filter {
       !$0.isEmpty && !FileManager.default.fileExists(atPath: $0 + "/gitjournal")
     }.joined(separator: ":")
-    try scratch.write(
-      """
-      [user]
-      \tname = \(Self.name)
-      \temail = \(Self.email)
-      [init]
-      \tdefaultBranch = main
-      [gc]
-      \tauto = 0
-      [commit]
-      \tgpgSign = false
-      [advice]
-      \tdetachedHead = false
-      [core]
-      \tautocrlf = false
-
-      """, to: "home/.gitconfig")
+    try GitHome.write(home: home, name: Self.name, email: Self.email)
     // No language model: a hook would otherwise start a detached narrator that outlives the test and talks to
     // whatever Ollama server the machine runs. The hooks themselves are the same either way.
     try FileManager.default.createDirectory(
