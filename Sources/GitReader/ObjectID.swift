@@ -16,35 +16,26 @@ public struct ObjectID: Hashable, Comparable, Sendable, CustomStringConvertible,
 
   /// Parses a full 40-digit lower-case hex id; nil for anything else.
   public init?(hex: some StringProtocol) {
-    var digits = hex.utf8.makeIterator()
-    guard let parsed = Self.parse(next: { digits.next() }), digits.next() == nil else { return nil }
-    self = parsed
+    self.init(hexDigits: hex.utf8)
   }
 
-  /// Parses the 40 hex digits at `start`, which must hold at least 40 bytes: the record files' fast path.
-  init?(hexAt start: UnsafePointer<UInt8>) {
-    var index = 0
-    guard
-      let parsed = Self.parse(next: {
-        defer { index += 1 }
-        return start[index]
-      })
-    else { return nil }
-    self = parsed
-  }
-
-  private static func parse(next: () -> UInt8?) -> ObjectID? {
+  /// Parses 40 lower-case hex digits given as bytes (ASCII); nil for anything else.
+  init?<Digits: Collection<UInt8>>(hexDigits digits: Digits) {
+    guard digits.count == 40 else { return nil }
     var oid = git_oid()
+    var position = digits.startIndex
     let isValid = withUnsafeMutableBytes(of: &oid.id) { bytes -> Bool in
       for index in 0..<20 {
-        guard let high = next().flatMap(value(ofDigit:)), let low = next().flatMap(value(ofDigit:)) else {
-          return false
-        }
+        guard let high = Self.value(ofDigit: digits[position]) else { return false }
+        position = digits.index(after: position)
+        guard let low = Self.value(ofDigit: digits[position]) else { return false }
+        position = digits.index(after: position)
         bytes[index] = high << 4 | low
       }
       return true
     }
-    return isValid ? ObjectID(oid) : nil
+    guard isValid else { return nil }
+    raw = oid
   }
 
   private static func value(ofDigit digit: UInt8) -> UInt8? {

@@ -9,21 +9,21 @@ import Support
 
 /// Line statistics already computed, kept on disk: commits never change, so a commit is diffed once.
 ///
-/// One folder per repository under `${XDG_CACHE_HOME:-~/.cache}/gitjournal/stats-v1/`, one file per month of
-/// author time (UTC), lines of `<id> <files> <insertions> <deletions>`. The hook reads only the current
-/// month of each repository. New lines are appended with one `write` each, so concurrent writers never
-/// interleave; a damaged line is ignored and recomputed.
+/// One folder per repository under `${XDG_CACHE_HOME:-~/.cache}/gitjournal/stats-v2/`, one `StateFile` per month
+/// of author time (UTC), of `<id> <files> <insertions> <deletions>` records. The hook reads only the current
+/// month of each repository. New records are appended (`StateFile.append`), so concurrent writers never
+/// interleave; a damaged record is ignored and recomputed.
 final class StatsCache {
   private let folder: String?
   private var months: [Int: [ObjectID: DiffStats]] = [:]
-  private var pending: [Int: String] = [:]
+  private var pending: [Int: [[String]]] = [:]
 
   /// `folder` nil disables the cache (nothing read or written).
   init(folder: String?) { self.folder = folder }
 
   /// The cache folder of the repository whose common git dir is `commonDirectory`.
   static func folder(cacheDirectory: String, commonDirectory: String) -> String {
-    cacheDirectory + "/stats-v1/" + ContentHash.hex(of: commonDirectory).prefix(16)
+    cacheDirectory + "/stats-v2/" + ContentHash.hex(of: commonDirectory).prefix(16)
   }
 
   func stats(for id: ObjectID, authoredAt: Int64) -> DiffStats? {
@@ -35,18 +35,14 @@ final class StatsCache {
   func store(_ stats: DiffStats, for id: ObjectID, authoredAt: Int64) {
     let month = Self.month(of: authoredAt)
     months[month, default: [:]][id] = stats
-    pending[month, default: ""] += "\(id.hex) \(stats.filesChanged) \(stats.insertions) \(stats.deletions)\n"
+    pending[month, default: []].append(
+      [id.hex, String(stats.filesChanged), String(stats.insertions), String(stats.deletions)])
   }
 
   /// Appends what was computed since the last flush. A cache that cannot be written only costs time.
   func flush() {
-    guard let folder, !pending.isEmpty, (try? makeFolders(folder)) != nil else { return }
-    for (month, text) in pending {
-      let descriptor = open(path(month, in: folder), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-      guard descriptor >= 0 else { continue }
-      _ = text.utf8CString.withUnsafeBytes { write(descriptor, $0.baseAddress!, $0.count - 1) }
-      close(descriptor)
-    }
+    guard let folder, !pending.isEmpty else { return }
+    for (month, records) in pending { try? StateFile.append(records, to: path(month, in: folder)) }
     pending = [:]
   }
 
@@ -67,8 +63,13 @@ final class StatsCache {
   private func load(_ month: Int) -> [ObjectID: DiffStats] {
     guard let folder else { return [:] }
     var entries: [ObjectID: DiffStats] = [:]
-    RecordFile.forEachRecord(in: path(month, in: folder), fields: 3) { id, numbers in
-      entries[id] = DiffStats(filesChanged: Int(numbers[0]), insertions: Int(numbers[1]), deletions: Int(numbers[2]))
+    StateFile.read(path(month, in: folder)) { record in
+      if record.count == 4, let id = record.objectID(0), let files = record.integer(1),
+        let insertions = record.integer(2), let deletions = record.integer(3)
+      {
+        entries[id] = DiffStats(filesChanged: Int(files), insertions: Int(insertions), deletions: Int(deletions))
+      }
+      return true
     }
     return entries
   }

@@ -2,8 +2,8 @@ import Foundation
 import Support
 
 /// The committer times of a repository's branch tips, kept beside its line statistics
-/// (`stats-v1/<repository>/tips.tsv`). A repository with thousands of branches would otherwise have every
-/// tip commit read on every commit's hook, only to learn that they are old.
+/// (`stats-v2/<repository>/tips.tsv`, a `StateFile` of `<id> <time>` records). A repository with thousands of
+/// branches would otherwise have every tip commit read on every commit's hook, only to learn that they are old.
 final class TipTimes {
   private let path: String?
   private var known: [ObjectID: Int64] = [:]
@@ -13,7 +13,10 @@ final class TipTimes {
   init(folder: String?) {
     path = folder.map { $0 + "/tips.tsv" }
     guard let path else { return }
-    RecordFile.forEachRecord(in: path, fields: 1) { id, numbers in known[id] = numbers[0] }
+    StateFile.read(path) { record in
+      if record.count == 2, let id = record.objectID(0), let time = record.integer(1) { known[id] = time }
+      return true
+    }
   }
 
   func time(of id: ObjectID) -> Int64? { known[id] }
@@ -27,9 +30,6 @@ final class TipTimes {
   /// when no tip was new.
   func save(keeping tips: [ObjectID]) {
     guard isChanged, let path else { return }
-    var text = ""
-    for tip in tips { if let time = known[tip] { text += "\(tip.hex) \(time)\n" } }
-    try? makeFolders((path as NSString).deletingLastPathComponent)
-    try? AtomicFile.write(text, to: path, durable: false)
+    try? StateFile.write(tips.compactMap { tip in known[tip].map { [tip.hex, String($0)] } }, to: path)
   }
 }

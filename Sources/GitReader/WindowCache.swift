@@ -1,7 +1,7 @@
 import Foundation
 import Support
 
-/// The commits a repository gave for the last short span read (`stats-v1/<repository>/window.tsv`), with the
+/// The commits a repository gave for the last short span read (`stats-v2/<repository>/window.tsv`), with the
 /// branch tips they were read from.
 ///
 /// What a span holds depends only on the tips, the span, the author filter, merges and the mailmap: commits
@@ -9,10 +9,10 @@ import Support
 /// history again; when they moved forward, it walks only the new commits. A commit in one repository thus
 /// costs each other journaled repository a reference listing and one small file read, however busy its day.
 ///
-/// The file: a line `key <hash>`, a line `tips <id> <id>...`, then one commit per line, fields separated by
-/// tabs: `<id> <author time> <offset minutes> <merge 0|1> <committer time> <files> <insertions> <deletions>
-/// <name> <email> <subject>`, the last three with `\`, tab, CR and LF escaped. A file that does not parse is
-/// a miss.
+/// The file is a `StateFile`: a record `key <hash>`, a record `tips <id>...`, one record per commit, `<id>
+/// <author time> <offset minutes> <merge 0|1> <committer time> <files> <insertions> <deletions> <name> <email>
+/// <subject>`, and a last record `end`, without which the file was cut short. A file that does not parse is a
+/// miss.
 struct WindowCache {
   /// Spans longer than this (a rebuild) are not cached: their records are many and are not asked for again.
   static let longestSpan: Int64 = 7 * 24 * 60 * 60
@@ -48,20 +48,33 @@ struct WindowCache {
 
   /// The window stored under `key`, or nil.
   func window(for key: Key) -> Window? {
-    guard let path, let data = FileManager.default.contents(atPath: path) else { return nil }
-    let lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-    // The last line is the empty one after the final newline: a file cut short has none.
-    guard lines.count >= 3, lines.last!.isEmpty, String(decoding: lines[0], as: UTF8.self) == "key " + key.hash
-    else { return nil }
-    let tipFields = String(decoding: lines[1], as: UTF8.self).split(separator: " ")
-    guard tipFields.first == "tips" else { return nil }
-    let tips = tipFields.dropFirst().compactMap { ObjectID(hex: $0) }
-    guard tips.count == tipFields.count - 1 else { return nil }
+    guard let path else { return nil }
+    var tips: [ObjectID]?
     var commits: [WalkedCommit] = []
-    for line in lines.dropFirst(2).dropLast() {
-      guard let commit = Self.commit(from: line) else { return nil }
-      commits.append(commit)
+    var isComplete = false
+    var isValid = true
+    var index = 0
+    StateFile.read(path) { record in
+      defer { index += 1 }
+      switch index {
+      case 0:
+        isValid = record.count == 2 && record.text(0) == "key" && record.text(1) == key.hash
+      case 1:
+        let ids = (1..<max(record.count, 1)).compactMap { record.objectID($0) }
+        isValid = record.text(0) == "tips" && ids.count == record.count - 1
+        tips = ids
+      default:
+        if record.count == 1 && record.text(0) == "end" {
+          isComplete = true
+        } else if !isComplete, let commit = Self.commit(from: record) {
+          commits.append(commit)
+        } else {
+          isValid = false
+        }
+      }
+      return isValid
     }
+    guard isValid, isComplete, let tips else { return nil }
     return Window(tips: tips, commits: commits)
   }
 
@@ -69,68 +82,28 @@ struct WindowCache {
   /// file lost or cut short by a crash is a miss.
   func store(_ window: Window, for key: Key) {
     guard let path else { return }
-    var text = "key \(key.hash)\ntips"
-    for tip in window.tips { text += " " + tip.hex }
-    text += "\n"
+    var records = [["key", key.hash], ["tips"] + window.tips.map(\.hex)]
     for commit in window.commits {
       let record = commit.record
       let numbers = [
         record.authoredAt, Int64(record.authorOffsetMinutes), record.isMerge ? 1 : 0, commit.committed,
         Int64(record.stats.filesChanged), Int64(record.stats.insertions), Int64(record.stats.deletions),
       ]
-      let texts = [record.authorName, record.authorEmail, record.subject].map(Self.escape)
-      text += ([record.id.hex] + numbers.map(String.init) + texts).joined(separator: "\t") + "\n"
+      records.append(
+        [record.id.hex] + numbers.map(String.init) + [record.authorName, record.authorEmail, record.subject])
     }
-    try? makeFolders((path as NSString).deletingLastPathComponent)
-    try? AtomicFile.write(text, to: path, durable: false)
+    records.append(["end"])
+    try? StateFile.write(records, to: path)
   }
 
-  private static func commit(from line: Data) -> WalkedCommit? {
-    let fields = line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false).map {
-      String(decoding: $0, as: UTF8.self)
-    }
-    guard fields.count == 11, let id = ObjectID(hex: fields[0]) else { return nil }
-    let numbers = fields[1...7].compactMap { Int64($0) }
+  private static func commit(from record: StateRecord) -> WalkedCommit? {
+    guard record.count == 11, let id = record.objectID(0) else { return nil }
+    let numbers = (1...7).compactMap { record.integer($0) }
     guard numbers.count == 7, numbers[2] == 0 || numbers[2] == 1 else { return nil }
-    let record = CommitRecord(
-      id: id, authorName: unescape(fields[8]), authorEmail: unescape(fields[9]),
-      authoredAt: numbers[0], authorOffsetMinutes: Int(numbers[1]), subject: unescape(fields[10]),
-      isMerge: numbers[2] == 1,
+    let commit = CommitRecord(
+      id: id, authorName: record.text(8), authorEmail: record.text(9), authoredAt: numbers[0],
+      authorOffsetMinutes: Int(numbers[1]), subject: record.text(10), isMerge: numbers[2] == 1,
       stats: DiffStats(filesChanged: Int(numbers[4]), insertions: Int(numbers[5]), deletions: Int(numbers[6])))
-    return WalkedCommit(record: record, committed: numbers[3])
-  }
-
-  static func escape(_ text: String) -> String {
-    guard text.utf8.contains(where: { $0 == 92 || $0 == 9 || $0 == 10 || $0 == 13 }) else { return text }
-    var escaped = ""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\\": escaped += "\\\\"
-      case "\t": escaped += "\\t"
-      case "\n": escaped += "\\n"
-      case "\r": escaped += "\\r"
-      default: escaped.unicodeScalars.append(scalar)
-      }
-    }
-    return escaped
-  }
-
-  static func unescape(_ text: String) -> String {
-    guard text.utf8.contains(92) else { return text }
-    var result = ""
-    var scalars = text.unicodeScalars.makeIterator()
-    while let scalar = scalars.next() {
-      guard scalar == "\\", let next = scalars.next() else {
-        result.unicodeScalars.append(scalar)
-        continue
-      }
-      switch next {
-      case "t": result += "\t"
-      case "n": result += "\n"
-      case "r": result += "\r"
-      default: result.unicodeScalars.append(next)
-      }
-    }
-    return result
+    return WalkedCommit(record: commit, committed: numbers[3])
   }
 }

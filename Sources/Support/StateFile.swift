@@ -1,0 +1,90 @@
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The one format of the files gitjournal keeps for itself (line statistics, branch tips, recent windows): one
+/// record per line, its fields separated by tabs; inside a field, backslash, tab, line feed and carriage return
+/// are written `\\`, `\t`, `\n` and `\r`, so any text fits in a field and any field in a line.
+///
+/// Only lines that end in a line feed are records: a write cut short by a crash or a full disk loses its last
+/// record, never garbles one. These files are caches: one that cannot be read or written costs time only, so
+/// the reader skips what it cannot parse and the writers skip the fsyncs.
+package enum StateFile {
+  /// Calls `body` with each complete record, in file order, until it returns false. A file that is missing, or
+  /// not a regular file, has no records.
+  package static func read(_ path: String, _ body: (StateRecord) -> Bool) {
+    guard let bytes = ((try? AtomicFile.readContents(path)) ?? nil)?.bytes else { return }
+    bytes.withUnsafeBytes { buffer in
+      var tabs: [Int] = []
+      var lineStart = 0
+      while let lineEnd = buffer[lineStart...].firstIndex(of: 10) {
+        tabs.removeAll(keepingCapacity: true)
+        for index in lineStart..<lineEnd where buffer[index] == 9 { tabs.append(index) }
+        let record = StateRecord(buffer: buffer, start: lineStart, end: lineEnd, tabs: tabs)
+        guard body(record) else { return }
+        lineStart = lineEnd + 1
+      }
+    }
+  }
+
+  /// Replaces the file with `records` in one rename (see `AtomicFile`), creating its folder. Readers see the old
+  /// records or the new ones.
+  package static func write(_ records: [[String]], to path: String) throws(SystemError) {
+    try makeFolders(folder(of: path))
+    try AtomicFile.write(text(of: records), to: path, durable: false)
+  }
+
+  /// Adds `records` at the end of the file with one `write` to a descriptor opened with `O_APPEND`, so that
+  /// concurrent writers never interleave their lines.
+  package static func append(_ records: [[String]], to path: String) throws(SystemError) {
+    guard !records.isEmpty else { return }
+    try makeFolders(folder(of: path))
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else { throw SystemError("append to", path: path) }
+    defer { close(descriptor) }
+    var bytes = Array(text(of: records).utf8)
+    let written = bytes.withUnsafeMutableBytes { buffer in
+      #if canImport(Glibc)
+        Glibc.write(descriptor, buffer.baseAddress, buffer.count)
+      #else
+        Darwin.write(descriptor, buffer.baseAddress, buffer.count)
+      #endif
+    }
+    guard written == bytes.count else { throw SystemError("append to", path: path) }
+  }
+
+  /// The lines of `records`, each field escaped.
+  package static func text(of records: [[String]]) -> String {
+    var text = ""
+    for record in records {
+      for (index, field) in record.enumerated() {
+        if index > 0 { text += "\t" }
+        text += escape(field)
+      }
+      text += "\n"
+    }
+    return text
+  }
+
+  static func escape(_ field: String) -> String {
+    guard field.utf8.contains(where: { $0 == 92 || $0 == 9 || $0 == 10 || $0 == 13 }) else { return field }
+    var escaped = ""
+    for scalar in field.unicodeScalars {
+      switch scalar {
+      case "\\": escaped += "\\\\"
+      case "\t": escaped += "\\t"
+      case "\n": escaped += "\\n"
+      case "\r": escaped += "\\r"
+      default: escaped.unicodeScalars.append(scalar)
+      }
+    }
+    return escaped
+  }
+
+  private static func folder(of path: String) -> String {
+    guard let slash = path.lastIndex(of: "/") else { return "." }
+    return slash == path.startIndex ? "/" : String(path[..<slash])
+  }
+}
