@@ -27,37 +27,20 @@ extension Repository {
     return try changes.stats(in: self)
   }
 
-  /// Walks both trees' entries side by side: both are sorted the way git sorts trees, so one pass pairs the
-  /// entries of the same name (a file and a folder of the same name sort apart and count as deleted and
-  /// added), without copying any name out of libgit2.
+  /// Pairs both trees' entries by name (`Tree.pairEntries`) and descends only into subtrees that differ.
   private func collectChanges(from old: Tree?, to new: Tree?, into changes: inout TreeChanges) throws(GitError) {
-    let oldCount = old?.count ?? 0
-    let newCount = new?.count ?? 0
-    var oldIndex = 0
-    var newIndex = 0
-    while oldIndex < oldCount || newIndex < newCount {
-      let order: Int32
-      if let old, let new, oldIndex < oldCount, newIndex < newCount {
-        order = old.compareEntry(oldIndex, with: new, at: newIndex)
-      } else {
-        order = oldIndex < oldCount ? -1 : 1
-      }
-      if order < 0, let old {
-        try deleted(old.entry(oldIndex), into: &changes)
-        oldIndex += 1
-      } else if order > 0, let new {
-        try added(new.entry(newIndex), into: &changes)
-        newIndex += 1
-      } else if let old, let new {
-        let (before, after) = (old.entry(oldIndex), new.entry(newIndex))
-        oldIndex += 1
-        newIndex += 1
-        if before.id == after.id && before.mode == after.mode { continue }
+    try Tree.pairEntries(old: old, new: new) { (before, after) throws(GitError) in
+      switch (before, after) {
+      case (let before?, nil): try deleted(before, into: &changes)
+      case (nil, let after?): try added(after, into: &changes)
+      case (let before?, let after?):
+        if before.id == after.id && before.mode == after.mode { return }
         if before.isTree && after.isTree {
           try collectChanges(from: tree(before.id), to: tree(after.id), into: &changes)
         } else {
           changes.modified.append((old: before, new: after))
         }
+      case (nil, nil): return
       }
     }
   }

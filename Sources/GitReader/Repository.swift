@@ -136,17 +136,21 @@ package final class Repository {
   }
 
   func tree(_ id: ObjectID) throws(GitError) -> Tree {
-    guard let recentObjects else { return try lookUp(id, with: git_tree_lookup, "git_tree_lookup", wrap: Tree.init) }
-    return try recentObjects.object(id, size: { 64 * $0.count }) { () throws(GitError) in
-      try lookUp(id, with: git_tree_lookup, "git_tree_lookup", wrap: Tree.init)
-    }
+    try object(id, lookup: git_tree_lookup, "git_tree_lookup", wrap: Tree.init, size: { 64 * $0.count })
   }
 
   func blob(_ id: ObjectID) throws(GitError) -> Blob {
-    guard let recentObjects else { return try lookUp(id, with: git_blob_lookup, "git_blob_lookup", wrap: Blob.init) }
-    return try recentObjects.object(id, size: { $0.content.count }) { () throws(GitError) in
-      try lookUp(id, with: git_blob_lookup, "git_blob_lookup", wrap: Blob.init)
-    }
+    try object(id, lookup: git_blob_lookup, "git_blob_lookup", wrap: Blob.init, size: { $0.content.count })
+  }
+
+  /// Looks `id` up through the worker's `RecentObjects` when it has one.
+  private func object<T: AnyObject>(
+    _ id: ObjectID, lookup: (UnsafeMutablePointer<OpaquePointer?>, OpaquePointer, UnsafePointer<git_oid>) -> Int32,
+    _ function: String, wrap: (OpaquePointer) -> T, size: (T) -> Int
+  ) throws(GitError) -> T {
+    func load() throws(GitError) -> T { try lookUp(id, with: lookup, function, wrap: wrap) }
+    guard let recentObjects else { return try load() }
+    return try recentObjects.object(id, size: size, load: load)
   }
 
   /// Looks `id` up with one of libgit2's typed lookups and hands the new object to its handle class.

@@ -12,15 +12,38 @@ final class Tree {
 
   var count: Int { git_tree_entrycount(pointer) }
 
-  /// The id and mode of the entry at `index` (which must be below `count`).
-  func entry(_ index: Int) -> TreeEntry {
-    let entry = git_tree_entry_byindex(pointer, index)
-    return TreeEntry(id: ObjectID(git_tree_entry_id(entry).pointee), mode: git_tree_entry_filemode(entry).rawValue)
+  /// Walks the entries of two trees side by side and calls `body` with each name's entries: both when both
+  /// trees have the name, else the one that has it. Both trees are sorted the way git sorts them (a folder as if
+  /// its name ended in `/`), so one pass pairs them, comparing names inside libgit2 without copying any out.
+  /// A file and a folder of the same name sort apart and come as a deletion and an addition.
+  static func pairEntries(
+    old: Tree?, new: Tree?, _ body: (_ old: TreeEntry?, _ new: TreeEntry?) throws(GitError) -> Void
+  ) throws(GitError) {
+    let oldPointer = old?.pointer
+    let newPointer = new?.pointer
+    let oldCount = oldPointer.map { git_tree_entrycount($0) } ?? 0
+    let newCount = newPointer.map { git_tree_entrycount($0) } ?? 0
+    var oldIndex = 0
+    var newIndex = 0
+    try withExtendedLifetime((old, new)) { () throws(GitError) in
+      while oldIndex < oldCount || newIndex < newCount {
+        let oldEntry = oldIndex < oldCount ? git_tree_entry_byindex(oldPointer, oldIndex) : nil
+        let newEntry = newIndex < newCount ? git_tree_entry_byindex(newPointer, newIndex) : nil
+        let order: Int32
+        if let oldEntry, let newEntry {
+          order = git_tree_entry_cmp(oldEntry, newEntry)
+        } else {
+          order = oldEntry == nil ? 1 : -1
+        }
+        if order <= 0 { oldIndex += 1 }
+        if order >= 0 { newIndex += 1 }
+        try body(order <= 0 ? entry(oldEntry) : nil, order >= 0 ? entry(newEntry) : nil)
+      }
+    }
   }
 
-  /// How the entry at `index` sorts against `other`'s entry at `otherIndex` in git's tree order (a folder sorts
-  /// as if its name ended in `/`), compared inside libgit2 without copying either name.
-  func compareEntry(_ index: Int, with other: Tree, at otherIndex: Int) -> Int32 {
-    git_tree_entry_cmp(git_tree_entry_byindex(pointer, index), git_tree_entry_byindex(other.pointer, otherIndex))
+  private static func entry(_ entry: OpaquePointer?) -> TreeEntry? {
+    guard let entry else { return nil }
+    return TreeEntry(id: ObjectID(git_tree_entry_id(entry).pointee), mode: git_tree_entry_filemode(entry).rawValue)
   }
 }

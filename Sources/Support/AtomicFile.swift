@@ -127,20 +127,33 @@ package enum AtomicFile {
     defer { close(descriptor) }
     guard fstat(descriptor, &info) == 0 else { throw SystemError("read", path: path) }
     try requireRegularFile(info, path: path)
-    var bytes: [UInt8] = []
-    // The size is a hint (the file may grow meanwhile), capped so that a bogus one cannot reserve gigabytes.
-    bytes.reserveCapacity(min(max(0, Int(clamping: info.st_size)), 1 << 24))
-    var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+    // The size is a hint (the file may grow meanwhile), capped so that a bogus one cannot reserve gigabytes; one
+    // byte more lets the first pass see the end. Read straight into the array: no buffer to clear and copy.
+    var capacity = min(max(0, Int(clamping: info.st_size)), 1 << 24) + 1
     while true {
-      let count = buffer.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress!, $0.count) }
-      if count == 0 { break }
-      if count < 0 {
-        if errno == EINTR { continue }
+      var failed = false
+      let bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+        count = 0
+        guard let start = buffer.baseAddress else { return }
+        while count < buffer.count {
+          let read = systemRead(descriptor, start + count, buffer.count - count)
+          if read == 0 { return }
+          if read < 0 {
+            if errno == EINTR { continue }
+            failed = true
+            return
+          }
+          count += read
+        }
+      }
+      if failed { throw SystemError("read", path: path) }
+      if bytes.count < capacity { return Contents(bytes: bytes, stamp: FileStamp(info)) }
+      // The file grew past the room given: read it again, with its new stamp and twice the room.
+      guard lseek(descriptor, 0, SEEK_SET) == 0, fstat(descriptor, &info) == 0 else {
         throw SystemError("read", path: path)
       }
-      bytes += buffer[0..<count]
+      capacity *= 2
     }
-    return Contents(bytes: bytes, stamp: FileStamp(info))
   }
 
   /// Refuses anything but a regular file, saying what it is.

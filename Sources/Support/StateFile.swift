@@ -69,7 +69,12 @@ package enum StateFile {
   }
 
   static func escape(_ field: String) -> String {
-    guard field.utf8.contains(where: { $0 == 92 || $0 == 9 || $0 == 10 || $0 == 13 }) else { return field }
+    var isPlain = true
+    for byte in field.utf8 where byte == 92 || byte == 9 || byte == 10 || byte == 13 {
+      isPlain = false
+      break
+    }
+    if isPlain { return field }
     var escaped = ""
     for scalar in field.unicodeScalars {
       switch scalar {

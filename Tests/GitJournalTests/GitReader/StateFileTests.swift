@@ -71,4 +71,15 @@ import Testing
     try #require(mkfifo(scratch.path("tips.tsv"), 0o644) == 0)
     #expect(TipTimes(folder: scratch.path).time(of: .repeating("a")) == nil)
   }
+
+  /// The reader reads straight into its array: empty, small and large files come back byte for byte.
+  @Test func filesOfAnySizeAreReadWhole() throws {
+    var random = SeededGenerator(seed: 7)
+    for size in [0, 1, 4095, 65_536, 300_001] {
+      let bytes = (0..<size).map { _ in UInt8.random(in: 0...255, using: &random) }
+      try scratch.write(bytes: bytes, to: "whole-\(size)")
+      #expect(try AtomicFile.readContents(scratch.path("whole-\(size)"))?.bytes == bytes, "\(size) bytes")
+    }
+    #expect(try AtomicFile.readContents(scratch.path("absent")) == nil)
+  }
 }
