@@ -64,9 +64,13 @@ public struct FactsReader: Sendable {
       case nil: continue
       }
     }
-    let owned = Self.countingEachCommitOnce(outcomes.map { try? $0?.get() })
+    let scans = outcomes.map { try? $0?.get() }
+    let owned = Self.countingEachCommitOnce(scans)
+    let privacy = Self.privacy(entries, scans)
     var commitsByDay: [Day: [(RepositoryEntry, [CommitRecord])]] = [:]
-    for (entry, records) in zip(entries, owned) where !records.isEmpty {
+    for (index, records) in owned.enumerated() where !records.isEmpty {
+      var entry = entries[index]
+      entry.isPrivate = privacy[index]
       let grouped = Dictionary(grouping: records) { calendar.day(containing: $0.authoredAt) }
       for (day, dayRecords) in grouped where wanted.contains(day) {
         commitsByDay[day, default: []].append((entry, dayRecords))
@@ -81,6 +85,20 @@ public struct FactsReader: Sendable {
       facts[day] = DayFacts(day: day, projects: projects)
     }
     return Reading(days: facts, skipped: skipped, readPaths: readPaths)
+  }
+
+  /// Whether each entry is private. `private` is about the commits, not the entry: an entry that reads the same
+  /// repository as a private one (a worktree registered by hand, the same folder under another name) or shares a
+  /// commit with it in the span (a clone, a mirror, which may own that commit) is private too.
+  static func privacy(_ entries: [RepositoryEntry], _ scans: [ScannedRepository?]) -> [Bool] {
+    let privateScans = zip(entries, scans).compactMap { $0.isPrivate ? $1 : nil }
+    guard !privateScans.isEmpty, entries.count > 1 else { return entries.map(\.isPrivate) }
+    let directories = Set(privateScans.map(\.commonDirectory).filter { !$0.isEmpty })
+    let ids = Set(privateScans.flatMap { $0.commits.map(\.id) })
+    return zip(entries, scans).map { entry, scan in
+      guard !entry.isPrivate, let scan else { return entry.isPrivate }
+      return directories.contains(scan.commonDirectory) || scan.commits.contains { ids.contains($0.id) }
+    }
   }
 
   /// The commits each repository keeps, in the order given (nil: a repository that could not be read), with

@@ -40,6 +40,14 @@ package final class Repository {
     containing(path)?.root
   }
 
+  /// The repository a linked worktree at `root` belongs to (its main working tree, or the bare repository), else
+  /// `root`: the one to register, so a repository is one project whichever of its worktrees names it.
+  package static func mainRoot(of root: String) -> String {
+    guard let repository = try? Repository.open(at: root), repository.commonDirectory != repository.gitDirectory
+    else { return root }
+    return discover(from: repository.commonDirectory) ?? root
+  }
+
   /// The repository that contains `path`, opened once.
   package static func containing(_ path: String) -> Repository? {
     LibGit2.ensureInitialized()

@@ -29,7 +29,7 @@ package struct RepositoryScan {
   package func commits(authoredFrom start: Int64?, to end: Int64?) throws(RepositoryProblem) -> ScannedRepository {
     let repository = try Repository.openJournaled(at: path)
     // Before the author check: a fresh repository has no commits to attribute, whoever will make them.
-    if repository.isEmpty { return ScannedRepository(isBare: repository.isBare, commits: []) }
+    if repository.isEmpty { return ScannedRepository(isBare: repository.isBare, commits: [], commonDirectory: repository.commonDirectory) }
     let authors: AuthorFilter
     if allAuthors {
       authors = .everyone
@@ -49,7 +49,9 @@ package struct RepositoryScan {
         repository: repository, authors: authors, includeMerges: includeMerges,
         statsCache: StatsCache(folder: folder), tipTimes: TipTimes(folder: folder),
         windowCache: WindowCache(folder: reusesWindows ? folder : nil))
-      return ScannedRepository(isBare: repository.isBare, commits: try reader.commits(authoredFrom: start, to: end))
+      return ScannedRepository(
+        isBare: repository.isBare, commits: try reader.commits(authoredFrom: start, to: end),
+        commonDirectory: repository.commonDirectory)
     } catch {
       throw .unreadable(error.message)
     }

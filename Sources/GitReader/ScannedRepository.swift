@@ -3,9 +3,12 @@
 package struct ScannedRepository: Sendable {
   package var isBare: Bool
   package var commits: [CommitRecord]
+  /// The common git directory: the same for all of a repository's worktrees.
+  package var commonDirectory: String
 
-  package init(isBare: Bool, commits: [CommitRecord]) {
+  package init(isBare: Bool, commits: [CommitRecord], commonDirectory: String = "") {
     self.isBare = isBare
     self.commits = commits
+    self.commonDirectory = commonDirectory
   }
 }

@@ -24,7 +24,10 @@ package struct HTTPClient: Sendable {
   enum Failure: Error, Equatable, CustomStringConvertible {
     case invalidURL(String)
     case unsupportedScheme(String)
+    /// No connection could be made: nothing listens there, or the name does not resolve.
     case connectionFailed(String)
+    /// The connection was made, then broke (reset, or a send or receive failed).
+    case connectionLost(String)
     case timedOut(seconds: Double)
     case malformedResponse(String)
     case responseTooLarge(limit: Int)
@@ -36,15 +39,12 @@ package struct HTTPClient: Sendable {
       case .unsupportedScheme(let scheme):
         return "the \(scheme) scheme is not supported: local model servers speak plain http"
       case .connectionFailed(let reason): return "cannot connect: \(reason)"
-      case .timedOut(let seconds): return "no complete answer within \(Self.format(seconds)) s"
+      case .connectionLost(let reason): return "the connection broke: \(reason)"
+      case .timedOut(let seconds): return "no complete answer within \(SecondsText.format(seconds)) s"
       case .malformedResponse(let reason): return "malformed HTTP response: \(reason)"
       case .responseTooLarge(let limit): return "the answer is larger than \(limit / 1024) KiB"
       case .cancelled: return "cancelled"
       }
-    }
-
-    private static func format(_ seconds: Double) -> String {
-      seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
     }
   }
 
@@ -93,7 +93,9 @@ package struct HTTPClient: Sendable {
       guard var host = url.host, !host.isEmpty else { throw .invalidURL(url.absoluteString) }
       if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
       self.host = host
-      self.port = UInt16(url.port ?? 80)
+      // Foundation parses any number of digits as the port: 65536 or 99999 would trap in UInt16(_:).
+      guard let port = UInt16(exactly: url.port ?? 80), port > 0 else { throw .invalidURL(url.absoluteString) }
+      self.port = port
       var path = url.path.isEmpty ? "/" : url.path
       if let query = url.query { path += "?" + query }
       self.path = path
@@ -134,8 +136,9 @@ private final class Connection: @unchecked Sendable {
   private func remainingMilliseconds(_ deadline: Date, timeout: Double) throws -> Int32 {
     if lock.withLock({ isCancelled }) { throw HTTPClient.Failure.cancelled }
     let remaining = deadline.timeIntervalSinceNow
+    // NaN fails this test too; the minimum keeps the conversion in Int32's range whatever `timeout` was.
     guard remaining > 0 else { throw HTTPClient.Failure.timedOut(seconds: timeout) }
-    return Int32(min(remaining * 1000, 60_000).rounded(.up))
+    return Int32(exactly: min(remaining * 1000, 60_000).rounded(.up)) ?? 60_000
   }
 
   private func connect(_ endpoint: HTTPClient.Endpoint, deadline: Date, timeout: Double) throws -> Int32 {
@@ -197,7 +200,7 @@ private final class Connection: @unchecked Sendable {
       if sent < 0 {
         if errno == EAGAIN || errno == EINTR { continue }
         if lock.withLock({ isCancelled }) { throw HTTPClient.Failure.cancelled }
-        throw HTTPClient.Failure.connectionFailed(String(cString: strerror(errno)))
+        throw HTTPClient.Failure.connectionLost(String(cString: strerror(errno)))
       }
       offset += sent
     }
@@ -217,7 +220,7 @@ private final class Connection: @unchecked Sendable {
       if count < 0 {
         if errno == EAGAIN || errno == EINTR { continue }
         if lock.withLock({ isCancelled }) { throw HTTPClient.Failure.cancelled }
-        throw HTTPClient.Failure.connectionFailed(String(cString: strerror(errno)))
+        throw HTTPClient.Failure.connectionLost(String(cString: strerror(errno)))
       }
       if count == 0 {
         if lock.withLock({ isCancelled }) { throw HTTPClient.Failure.cancelled }

@@ -7,15 +7,21 @@ import Support
 /// server answers.
 public protocol NarrativeEngine: Sendable {
   /// A quick check that the server is up, bounded by the health timeout.
-  func isAvailable() async -> Bool
+  func health() async -> ServerHealth
   /// One generation, bounded by the generation timeout. Throws `NarrativeError` on any failure.
   func write(system: String, prompt: String) async throws -> String
+}
+
+extension NarrativeEngine {
+  func isAvailable() async -> Bool { await health() == .up }
 }
 
 /// Why no sentence could be had; logged, never shown as a failure of the journal.
 public enum NarrativeError: Error, CustomStringConvertible, Equatable, Sendable {
   case remoteRefused(host: String)
   case unavailable(String)
+  /// No connection could be made: nothing listens at the server's address.
+  case unreachable(String)
   case server(status: Int, message: String)
   case invalidAnswer(String)
   case rejected(String)
@@ -25,7 +31,7 @@ public enum NarrativeError: Error, CustomStringConvertible, Equatable, Sendable 
     case .remoteRefused(let host):
       return
         "refusing to send the prompt to \(host), which is not this machine; set narrative.allowRemote = true to allow it"
-    case .unavailable(let reason): return "the model server is unavailable: \(reason)"
+    case .unavailable(let reason), .unreachable(let reason): return "the model server is unavailable: \(reason)"
     case .server(let status, let message): return "the model server answered \(status): \(message)"
     case .invalidAnswer(let reason): return "the model server's answer could not be read: \(reason)"
     case .rejected(let reason): return "the sentence was rejected: \(reason)"
@@ -39,7 +45,7 @@ package struct JSONEndpoint: Sendable {
   let client = HTTPClient()
 
   package init(baseURL: String, allowRemote: Bool) throws(NarrativeError) {
-    guard let url = URL(string: baseURL), let host = url.host else {
+    guard let url = URL(string: baseURL), let host = url.host, NarrativeSettings.hasValidPort(baseURL) else {
       throw .unavailable("'\(baseURL)' is not a valid URL")
     }
     guard allowRemote || Self.isLoopback(host) else { throw .remoteRefused(host: host) }
@@ -55,14 +61,26 @@ package struct JSONEndpoint: Sendable {
     return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
   }
 
-  func url(_ path: String) -> URL {
+  func url(_ path: String) throws(HTTPClient.Failure) -> URL {
     var base = baseURL.absoluteString
     while base.hasSuffix("/") { base.removeLast() }
-    return URL(string: base + path)!
+    guard let url = URL(string: base + path) else { throw .invalidURL(base + path) }
+    return url
   }
 
   package func get(_ path: String, timeout: Double) async throws -> HTTPClient.Response {
     try await client.send(method: "GET", url: url(path), timeout: timeout)
+  }
+
+  /// GET `path` as a health check: 200 is up; a connection that cannot be made is nothing listening.
+  func health(_ path: String, timeout: Double) async -> ServerHealth {
+    do {
+      return try await get(path, timeout: timeout).status == 200 ? .up : .failing
+    } catch HTTPClient.Failure.connectionFailed {
+      return .unreachable
+    } catch {
+      return .failing
+    }
   }
 
   /// POSTs `body` as JSON; a non-2xx answer becomes `NarrativeError.server` with the server's own message.
@@ -72,6 +90,7 @@ package struct JSONEndpoint: Sendable {
     do {
       response = try await client.send(method: "POST", url: url(path), body: data, timeout: timeout)
     } catch let failure as HTTPClient.Failure {
+      if case .connectionFailed = failure { throw NarrativeError.unreachable(failure.description) }
       throw NarrativeError.unavailable(failure.description)
     }
     let object = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any]

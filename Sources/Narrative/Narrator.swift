@@ -12,11 +12,17 @@ public actor Narrator {
   private let retryDelay: Double
   private let now: @Sendable () -> Date
   private let log: @Sendable (String) -> Void
-  private var healthCheck: Task<Bool, Never>?
+  private var healthCheck: Task<ServerHealth, Never>?
   /// The pause after a failure, also kept here in case the state folder cannot be written.
   private var pausedUntil: Date?
   /// Counts of requests this narrator made, for `rebuild`'s summary.
   public private(set) var generations = 0
+  /// Whether this narrator's last failure came from a server that answered (and so may answer well after a
+  /// pause, as a server loading its model does) rather than from an address where nothing listens.
+  private var lastFailureWasAnswered: Bool?
+  /// Retries after a pause this narrator may still make: one, so a failing server costs one waiting process
+  /// for one pause, never a queue of them.
+  private var retriesLeft = 1
 
   init(
     engine: any NarrativeEngine, cache: SentenceCache, backoff: Backoff, retryDelay: Double,
@@ -25,7 +31,9 @@ public actor Narrator {
     self.engine = engine
     self.cache = cache
     self.backoff = backoff
-    self.retryDelay = retryDelay
+    self.retryDelay = min(
+      max(retryDelay.isNaN ? 60 : retryDelay, NarrativeSettings.retryDelayBounds.lowerBound),
+      NarrativeSettings.retryDelayBounds.upperBound)
     self.now = now
     self.log = log
   }
@@ -35,6 +43,7 @@ public actor Narrator {
   public static func make(
     settings: NarrativeSettings, environment: Environment, log: @escaping @Sendable (String) -> Void
   ) -> Narrator? {
+    let settings = settings.bounded
     guard let engine = NarrativeEngines.make(settings: settings, environment: environment, log: log) else { return nil }
     return Narrator(
       engine: engine, cache: SentenceCache(cacheDirectory: environment.cacheDirectory, settings: settings),
@@ -55,6 +64,16 @@ public actor Narrator {
     backoff.current(now: now()).map { $0.until.timeIntervalSince(now()) }
   }
 
+  /// Seconds to wait before this narrator's one retry, or nil when it should stop now: no failure of its own,
+  /// a retry already made, or a failure where nothing listens (no model server is running: a user who never
+  /// installed one keeps no process waiting). Only a server that answered and failed (a timeout, a 503 while it
+  /// loads its model) is waited for, once.
+  public func takeRetry() -> Double? {
+    guard lastFailureWasAnswered == true, retriesLeft > 0, let remaining = pauseRemaining() else { return nil }
+    retriesLeft -= 1
+    return min(max(remaining, 0), retryDelay) + 0.25
+  }
+
   /// The sentence for `facts`: from the cache, or from the model when it is up and not paused.
   public func sentence(for facts: DayFacts, calendar: JournalCalendar) async -> String? {
     guard !facts.isEmpty else { return nil }
@@ -66,14 +85,24 @@ public actor Narrator {
 
     let prompt = Prompt(facts: facts, calendar: calendar)
     let raw: String
+    backoff.markRequest(for: retryDelay, now: now())
     do {
       generations += 1
       raw = try await engine.write(system: prompt.system, prompt: prompt.user)
+      backoff.endRequest()
     } catch is CancellationError {
+      backoff.endRequest()
       return nil
     } catch {
-      if Task.isCancelled { return nil }
-      fail("\(facts.day): \(error)")
+      if Task.isCancelled {
+        backoff.endRequest()
+        return nil
+      }
+      if case NarrativeError.unreachable = error {
+        fail("\(facts.day): \(error)", answered: false)
+      } else {
+        fail("\(facts.day): \(error)", answered: true)
+      }
       return nil
     }
     switch SentenceGuard.check(raw, prompt: prompt.user) {
@@ -89,35 +118,45 @@ public actor Narrator {
   /// One health check per process, shared by concurrent callers. Cancelling the caller that started it cancels its
   /// request; a cancelled check says nothing about the server, so it is neither kept nor a reason to pause.
   private func isServerUp() async -> Bool {
-    if let healthCheck { return await healthCheck.value }
+    if let healthCheck { return await healthCheck.value == .up }
     let engine = self.engine
-    let check = Task { await engine.isAvailable() }
+    backoff.markRequest(for: retryDelay, now: now())
+    let check = Task { await engine.health() }
     healthCheck = check
-    let isUp = await withTaskCancellationHandler {
+    let health = await withTaskCancellationHandler {
       await check.value
     } onCancel: {
       check.cancel()
     }
     if check.isCancelled {
       if healthCheck == check { healthCheck = nil }
+      backoff.endRequest()
       return false
     }
-    if !isUp {
+    switch health {
+    case .up:
+      backoff.endRequest()
+    case .unreachable:
+      fail(
+        "the model server did not answer its health check: nothing listens at its address (is it running? "
+          + "narrative.engine = off turns the model off)", answered: false)
+    case .failing:
       fail(
         engine is OllamaEngine
           ? "the model server did not answer its health check (GET /api/tags); if it is llama-server or LM Studio, "
             + "set narrative.engine = openai"
-          : "the model server did not answer its health check (GET /v1/models)")
+          : "the model server did not answer its health check (GET /v1/models)", answered: true)
     }
-    return isUp
+    return health == .up
   }
 
-  private func fail(_ reason: String) {
+  private func fail(_ reason: String, answered: Bool) {
     backoff.pause(for: retryDelay, reason: reason, now: now())
     pausedUntil = now().addingTimeInterval(retryDelay)
+    lastFailureWasAnswered = answered
     // The next try, after the pause, checks the server afresh.
     healthCheck = nil
-    log("\(reason); no request to the model server for \(Int(retryDelay)) s")
+    log("\(reason); no request to the model server for \(SecondsText.format(retryDelay)) s")
   }
 }
 

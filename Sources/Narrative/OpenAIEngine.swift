@@ -8,9 +8,8 @@ struct OpenAIEngine: NarrativeEngine {
   let endpoint: JSONEndpoint
   let settings: NarrativeSettings
 
-  func isAvailable() async -> Bool {
-    guard let response = try? await endpoint.get("/v1/models", timeout: settings.healthTimeout) else { return false }
-    return response.status == 200
+  func health() async -> ServerHealth {
+    await endpoint.health("/v1/models", timeout: settings.healthTimeout)
   }
 
   func write(system: String, prompt: String) async throws -> String {

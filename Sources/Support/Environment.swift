@@ -55,15 +55,15 @@ public struct Environment: Sendable {
     return TimeZone.current
   }
 
-  /// Expands a leading `~` and makes relative paths absolute against the current directory.
-  public func absolute(_ path: String) -> String {
+  /// Expands a leading `~` and makes relative paths absolute against `base` (default: the current directory).
+  public func absolute(_ path: String, relativeTo base: String? = nil) -> String {
     var expanded = path
     if expanded == "~" {
       expanded = home
     } else if expanded.hasPrefix("~/") {
       expanded = home + expanded.dropFirst()
     }
-    if !expanded.hasPrefix("/") { expanded = currentDirectory + "/" + expanded }
+    if !expanded.hasPrefix("/") { expanded = (base ?? currentDirectory) + "/" + expanded }
     // realpath(3) resolves an existing path in one call; Foundation's standardizing (which also resolves
     // symlinks, and copes with paths that do not exist yet) costs far more, and the hook does this for every
     // configured repository.

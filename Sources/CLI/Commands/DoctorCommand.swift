@@ -38,15 +38,18 @@ struct DoctorCommand: Command {
     }
 
     let configuration: Configuration
+    let configProblems: [ConfigError]
     do {
-      configuration = try Configuration.load(environment)
+      (configuration, configProblems) = try Configuration.read(environment)
     } catch {
       problem("config: \(error)")
       out.line(style.bold("1 problem needs fixing."))
       return ExitStatus.failure
     }
+    // Every problem, not just the first; the checks below go on with what could be read.
+    for configProblem in configProblems { problem("config: \(configProblem)") }
     if configuration.hasConfigFile {
-      ok("config \(configuration.configPath)")
+      if configProblems.isEmpty { ok("config \(configuration.configPath)") }
     } else {
       warn("no config file at \(configuration.configPath): using the repository you are in; run 'gitjournal install'")
     }
@@ -78,7 +81,11 @@ struct DoctorCommand: Command {
     }
 
     checkJournalFolder(configuration.journalDirectory, ok: ok, problem: problem)
-    await checkModel(configuration.narrative, environment: environment, ok: ok, warn: warn)
+    if configProblems.contains(where: { $0.section == "narrative" }) {
+      warn("model: not checked until the narrative section of the config is fixed; the hook asks no model meanwhile")
+    } else {
+      await checkModel(configuration.narrative.bounded, environment: environment, ok: ok, warn: warn)
+    }
     showRecentLog(LogFile.hook(stateDirectory: environment.stateDirectory), title: "hook", style: style, out: out)
     showRecentLog(LogFile.narrative(stateDirectory: environment.stateDirectory), title: "model", style: style, out: out)
 
@@ -165,7 +172,7 @@ struct DoctorCommand: Command {
     }
     let backoff = NarrativeEngines.backoff(settings: settings, environment: environment)
     if let state = backoff.current(now: environment.now()) {
-      let seconds = Int(state.until.timeIntervalSince(environment.now()))
+      let seconds = SecondsText.format(state.until.timeIntervalSince(environment.now()).rounded())
       warn("model: pausing for \(seconds) s after a failure: \(state.reason)")
     }
   }

@@ -14,25 +14,32 @@ enum HelpTopics {
     Edit it with 'git config -f <file> <key> <value>' or by hand. Without it, gitjournal journals the
     repository that contains the current directory.
 
-    journal.dir              where the day files go (default: ~/journal)
+    journal.dir              where the day files go (default: ~/journal); a relative path is
+                             taken from the config file's folder
     journal.author           an email whose commits count; repeat for several
                              (default: each repository's own user.email)
     journal.timezone         IANA time zone that decides a commit's day (default: the system's, TZ)
     journal.dayStart         when a journal day starts, HH:MM (default: 00:00)
     journal.merges           count merge commits, without line changes (default: false)
     repo.<name>.path         a journaled repository; <name> is its project name in the journal
-    repo.<name>.private      the model gets this project's counts, never its subjects (default: false)
+                             (case matters); a relative path is taken from the config file's folder
+    repo.<name>.private      the model gets this project's counts, never its subjects (default: false);
+                             it covers every worktree of the repository
     narrative.engine         ollama, openai (any OpenAI-compatible server) or off (default: ollama)
-    narrative.url            the model server (default: $OLLAMA_HOST or http://127.0.0.1:11434 for
-                             ollama, http://127.0.0.1:8080 for openai)
+    narrative.url            the model server, port 1 to 65535 (default: $OLLAMA_HOST or
+                             http://127.0.0.1:11434 for ollama, http://127.0.0.1:8080 for openai)
     narrative.model          the model to ask (default: gemma3:4b)
     narrative.temperature    sampling temperature, 0 to 2 (default: 0.2)
-    narrative.healthTimeout  seconds for the health check (default: 2)
-    narrative.timeout        seconds for one sentence, model loading included (default: 90)
-    narrative.retryDelay     seconds without any request after a failure (default: 60)
+    narrative.healthTimeout  seconds for the health check, 0.1 to 60 (default: 2)
+    narrative.timeout        seconds for one sentence, model loading included, 1 to 3600 (default: 90)
+    narrative.retryDelay     seconds without any request after a failure, 1 to 86400 (default: 60)
     narrative.allowRemote    allow a model server that is not on this machine (default: false)
 
     Durations take seconds (90, 90s), minutes (2m) or milliseconds (500ms).
+    Section and key names are case-insensitive, as in git. An unknown section or key, a repository
+    section without a path, or a value out of range is an error (with the closest key suggested);
+    'gitjournal doctor' lists them all. The hook logs it and writes nothing, except for a problem in
+    the narrative section: then it writes the journal without asking the model.
 
     Example:
       git config -f ~/.config/gitjournal/config journal.dayStart 04:00

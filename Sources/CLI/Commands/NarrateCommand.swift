@@ -13,20 +13,19 @@ struct NarrateCommand: Command {
     options: [
       OptionSpec(
         name: "retry-after-pause",
-        abstract: "After a server failure, wait out the pause and try again (the hook's background narrator does).")
+        abstract: "After a failure of a server that answered, wait out the pause and try once more (the hook does).")
     ],
     discussion: """
-      Only one narrator runs at a time; others wait for it. When commits arrive while a sentence is being \
-      written, the newest facts are narrated before it exits. With no day, today.
+      One narrator runs at a time: one that finds another at work leaves its days to it and exits at once, and \
+      the one at work narrates them, with the newest facts, before it exits. After a failure of a server that \
+      answered (a timeout, a 503 while it loads its model), --retry-after-pause waits out the pause and tries \
+      once more; when nothing listens at the server's address it stops at once. With no day, today.
       """,
     examples: ["gitjournal narrate", "gitjournal narrate yesterday"])
 
-  /// More rounds than this means commits keep arriving faster than the model writes: the next hook starts
-  /// another narrator.
+  /// More rounds for a day (or passes over newly requested days) than this means commits keep arriving faster
+  /// than the model writes: the narrator stops, and the next commit's narrator goes on.
   static let maximumRounds = 5
-
-  /// How many pauses after a failure the narrator waits out before giving up until the next commit.
-  static let maximumRetries = 3
 
   let dayArguments: [String]
   let retryAfterPause: Bool
@@ -57,30 +56,33 @@ struct NarrateCommand: Command {
       return ExitStatus.success
     }
     try makeFolders(environment.stateDirectory)
-    let lock = try FileLock.acquire(at: environment.stateDirectory + "/narrator.lock")
-    defer { withExtendedLifetime(lock) {} }
+    guard let lock = try NarratorLock.claim(days: days, stateDirectory: environment.stateDirectory) else {
+      context.standardError.line("Another narrator is at work; it will narrate these days too.")
+      return ExitStatus.success
+    }
 
     let journaling = Journaling(configuration: configuration, environment: environment)
-    // Only a failure of this run is waited out: a pause already in force belongs to an earlier one.
-    var retries = retryAfterPause && !narrator.isBackingOff() ? 0 : Self.maximumRetries
-    for day in Set(days).sorted(by: >) {
-      var round = 0
-      while round < Self.maximumRounds {
-        // The facts as the journal last wrote them: the narrator reads no repository and writes no facts.
-        guard let facts = try await journaling.recorded(day), !facts.isEmpty else { break }
-        if let sentence = await narrator.sentence(for: facts, calendar: calendar) {
-          // Attached only if the file still holds these facts; otherwise narrate the newer ones.
-          if try await journaling.attach(sentence, to: facts) { break }
-          round += 1
-          continue
+    var passes = 0
+    repeat {
+      passes += 1
+      for day in lock.takeRequests().reversed() {
+        // A failure's pause ends the narrator: the days left get their sentence with a later commit.
+        if narrator.isBackingOff() { break }
+        for _ in 0..<Self.maximumRounds {
+          // The facts as the journal last wrote them: the narrator reads no repository and writes no facts.
+          guard let facts = try await journaling.recorded(day), !facts.isEmpty else { break }
+          if let sentence = await narrator.sentence(for: facts, calendar: calendar) {
+            // Attached only if the file still holds these facts; otherwise narrate the newer ones.
+            if try await journaling.attach(sentence, to: facts) { break }
+            continue
+          }
+          // A server that answered and failed may be loading its model: wait out the pause once and try again,
+          // so the sentence comes without another commit. Nothing listening, or a rejected sentence: stop.
+          guard retryAfterPause, let wait = await narrator.takeRetry() else { break }
+          try? await Task.sleep(for: .milliseconds(Int(exactly: (wait * 1000).rounded()) ?? 0))
         }
-        // The server failed: wait out the pause and try again, so the sentence comes once the server is
-        // back, without another commit. A rejected sentence (no pause) is not retried.
-        guard retries < Self.maximumRetries, let wait = narrator.pauseRemaining() else { break }
-        retries += 1
-        try? await Task.sleep(nanoseconds: UInt64((wait + 0.25) * 1_000_000_000))
       }
-    }
+    } while passes < Self.maximumRounds && lock.releaseUnlessRequested()
     return ExitStatus.success
   }
 }

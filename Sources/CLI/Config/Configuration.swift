@@ -30,11 +30,23 @@ public struct Configuration: Sendable {
   }
 
   /// Loads the config at `environment.configPath`. Without that file: the repository containing the current
-  /// directory with defaults, unless the environment requires the file (the hook), which then fails.
+  /// directory with defaults, unless the environment requires the file (the hook), which then fails. Any problem
+  /// in the file (an unknown key or section, a value out of range, a repository without a path) is an error: the
+  /// first one is thrown.
   public static func load(_ environment: Environment) throws(ConfigError) -> Configuration {
+    let (configuration, problems) = try read(environment)
+    if let problem = problems.first { throw problem }
+    return configuration
+  }
+
+  /// Reads the config at `environment.configPath` and returns what could be taken from it with every problem
+  /// found, in file order (`doctor` shows them all). A value with a problem keeps its default. Throws only when
+  /// the file cannot be read.
+  public static func read(_ environment: Environment) throws(ConfigError) -> (Configuration, [ConfigError]) {
     let path = environment.configPath
     let entries = try ConfigFile(path: path).entries()
-    var configuration = try Configuration(entries: entries, environment: environment)
+    var problems: [ConfigError] = []
+    var configuration = Configuration(entries: entries, environment: environment, problems: &problems)
     configuration.configPath = path
     configuration.hasConfigFile = access(path, F_OK) == 0
     // A hook run by a GUI client without the variable that names the config would otherwise journal the
@@ -47,10 +59,31 @@ public struct Configuration: Sendable {
         RepositoryEntry(name: RepositoryEntry.defaultName(forPath: current), path: current, isPrivate: false)
       ]
     }
-    return configuration
+    return (configuration, problems)
   }
 
+  /// The hook's reading: a problem outside the `narrative` section is thrown (the hook logs it and writes
+  /// nothing); problems only in `narrative` turn the model off, so nothing from that section is used and no
+  /// request is made, and the first of them is returned for the log.
+  static func loadForHook(_ environment: Environment) throws(ConfigError) -> (Configuration, ConfigError?) {
+    var (configuration, problems) = try read(environment)
+    if let problem = problems.first(where: { $0.section != "narrative" }) { throw problem }
+    guard let problem = problems.first else { return (configuration, nil) }
+    configuration.narrative = NarrativeSettings()
+    configuration.narrative.engine = .off
+    return (configuration, problem)
+  }
+
+  /// The strict reading of some entries: the first problem is thrown.
   init(entries: [ConfigFile.Entry], environment: Environment) throws(ConfigError) {
+    var problems: [ConfigError] = []
+    self.init(entries: entries, environment: environment, problems: &problems)
+    if let problem = problems.first { throw problem }
+  }
+
+  /// Relative paths (`journal.dir`, `repo.<name>.path`) are taken from the config file's folder, never the current
+  /// directory: the hook runs in whichever repository is committing.
+  init(entries: [ConfigFile.Entry], environment: Environment, problems: inout [ConfigError]) {
     journalDirectory = environment.absolute("~/journal")
     authors = []
     timeZone = environment.systemTimeZone
@@ -60,55 +93,105 @@ public struct Configuration: Sendable {
     narrative = NarrativeSettings()
     hasConfigFile = false
     configPath = environment.configPath
+    let folder = (configPath as NSString).deletingLastPathComponent
 
     var repositoriesByName: [String: RepositoryEntry] = [:]
     var repositoryOrder: [String] = []
+    var emptyPaths: Set<String> = []
     for entry in entries {
       let parts = Self.split(entry.name)
-      switch (parts.section, parts.subsection, parts.key) {
-      case ("journal", nil, "dir"):
-        journalDirectory = environment.absolute(entry.value)
-      case ("journal", nil, "author"):
-        authors.append(entry.value)
-      case ("journal", nil, "timezone"):
-        guard let zone = TimeZone(identifier: entry.value) else {
-          throw .invalidValue(
-            key: "journal.timezone", value: entry.value, expected: "an IANA time zone such as Europe/Paris")
-        }
-        timeZone = zone
-      case ("journal", nil, "daystart"):
-        guard let minutes = Self.parseClockTime(entry.value) else {
-          throw .invalidValue(
-            key: "journal.dayStart", value: entry.value, expected: "a time of day HH:MM such as 04:00")
-        }
-        dayStartMinutes = minutes
-      case ("journal", nil, "merges"):
-        includeMerges = try Self.parseBool(entry.value, key: "journal.merges")
-      case ("narrative", nil, let key):
-        try narrative.apply(key: key, value: entry.value)
-      case ("repo", let name?, let key):
-        if repositoriesByName[name] == nil {
-          repositoriesByName[name] = RepositoryEntry(name: name, path: "", isPrivate: false)
-          repositoryOrder.append(name)
-        }
-        if key == "path" { repositoriesByName[name]!.path = environment.absolute(entry.value) }
-        if key == "private" {
-          repositoriesByName[name]!.isPrivate = try Self.parseBool(entry.value, key: "repo.\(name).private")
-        }
-        if key == "retired" {
-          guard let seconds = RetirementTime.parse(entry.value) else {
-            throw .invalidValue(
-              key: "repo.\(name).retired", value: entry.value,
-              expected: "a UTC time such as 2026-12-01T09:30:00Z (set by 'gitjournal uninstall')")
+      do throws(ConfigError) {
+        switch (parts.section, parts.subsection, parts.key) {
+        case ("journal", nil, "dir"):
+          guard !entry.value.isEmpty else {
+            throw .invalidValue(key: "journal.dir", value: entry.value, expected: "a folder such as ~/journal")
           }
-          repositoriesByName[name]!.retiredAt = seconds
+          journalDirectory = environment.absolute(entry.value, relativeTo: folder)
+        case ("journal", nil, "author"):
+          guard !entry.value.isEmpty else {
+            throw .invalidValue(key: "journal.author", value: entry.value, expected: "an email address")
+          }
+          authors.append(entry.value)
+        case ("journal", nil, "timezone"):
+          guard let zone = TimeZone(identifier: entry.value) else {
+            throw .invalidValue(
+              key: "journal.timezone", value: entry.value, expected: "an IANA time zone such as Europe/Paris")
+          }
+          timeZone = zone
+        case ("journal", nil, "daystart"):
+          guard let minutes = Self.parseClockTime(entry.value) else {
+            throw .invalidValue(
+              key: "journal.dayStart", value: entry.value, expected: "a time of day HH:MM such as 04:00")
+          }
+          dayStartMinutes = minutes
+        case ("journal", nil, "merges"):
+          includeMerges = try Self.parseBool(entry.value, key: "journal.merges")
+        case ("journal", nil, let key):
+          throw .unknownKey(key: "journal.\(key)", suggestion: Self.closestKey(to: "journal.\(key)"))
+        case ("narrative", nil, let key):
+          try narrative.apply(key: key, value: entry.value)
+        case ("repo", let name?, let key):
+          if repositoriesByName[name] == nil {
+            repositoriesByName[name] = RepositoryEntry(name: name, path: "", isPrivate: false)
+            repositoryOrder.append(name)
+          }
+          switch key {
+          case "path":
+            guard !entry.value.isEmpty else {
+              emptyPaths.insert(name)
+              throw .invalidValue(key: "repo.\(name).path", value: entry.value, expected: "a repository's folder")
+            }
+            repositoriesByName[name]?.path = environment.absolute(entry.value, relativeTo: folder)
+          case "private":
+            repositoriesByName[name]?.isPrivate = try Self.parseBool(entry.value, key: "repo.\(name).private")
+          case "retired":
+            guard let seconds = RetirementTime.parse(entry.value) else {
+              throw .invalidValue(
+                key: "repo.\(name).retired", value: entry.value,
+                expected: "a UTC time such as 2026-12-01T09:30:00Z (set by 'gitjournal uninstall')")
+            }
+            repositoriesByName[name]?.retiredAt = seconds
+          default:
+            let suggestion = Suggestion.closest(to: key, among: ["path", "private", "retired"])
+            throw .unknownKey(key: "repo.\(name).\(key)", suggestion: suggestion.map { "repo.\(name).\($0)" })
+          }
+        case ("repo", nil, let key):
+          throw .unknownKey(key: "repo.\(key)", suggestion: "repo.<name>.\(key) (a [repo \"<name>\"] section)")
+        case ("include", nil, "path"), ("includeif", _?, "path"):
+          // git's own includes: libgit2 has read the included file's entries already.
+          continue
+        case (let section, let subsection, _):
+          let shown = subsection.map { "\(section) \"\($0)\"" } ?? section
+          let suggestion = Suggestion.closest(to: section, among: ["journal", "narrative", "repo"])
+          throw .unknownSection(
+            section: shown, key: entry.name,
+            suggestion: suggestion.map { $0 == "repo" ? "repo \"\(subsection ?? "<name>")\"" : $0 })
         }
-      default:
-        continue
+      } catch {
+        problems.append(error)
       }
+    }
+    for name in repositoryOrder where repositoriesByName[name]?.path.isEmpty == true && !emptyPaths.contains(name) {
+      // A name with a path that differs only in case is the likely meaning (`[repo "Sec"]` beside `[repo "sec"]`).
+      let withPath = repositoryOrder.filter { repositoriesByName[$0]?.path.isEmpty == false }
+      let suggestion =
+        withPath.first { $0.lowercased() == name.lowercased() } ?? Suggestion.closest(to: name, among: withPath)
+      problems.append(.repositoryWithoutPath(name: name, suggestion: suggestion))
     }
     repositories = repositoryOrder.compactMap { repositoriesByName[$0] }.filter { !$0.path.isEmpty }
   }
+
+  /// Every key `help config` lists, for "did you mean".
+  static let knownKeys =
+    ["journal.dir", "journal.author", "journal.timezone", "journal.dayStart", "journal.merges"] + NarrativeSettings.keys
+
+  /// The known key closest to `key`, compared without case (git's own keys are case-insensitive).
+  static func closestKey(to key: String) -> String? {
+    guard let match = Suggestion.closest(to: key.lowercased(), among: loweredKnownKeys) else { return nil }
+    return knownKeys[loweredKnownKeys.firstIndex(of: match) ?? 0]
+  }
+
+  private static let loweredKnownKeys = knownKeys.map { $0.lowercased() }
 
   /// `repo.my.app.path` -> ("repo", "my.app", "path"): the subsection is everything between the first and
   /// last dot.

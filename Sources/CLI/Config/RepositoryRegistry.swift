@@ -25,12 +25,15 @@ public struct RepositoryRegistry: Sendable {
     try Configuration(entries: file.entries(), environment: environment).repositories
   }
 
-  /// Registers the repository containing `path` under `name` (default: its folder's name, made unique).
+  /// Registers the repository containing `path` under `name` (default: its folder's name, made unique). A linked
+  /// worktree registers its main repository: a second entry for the same commits would be a second project, and
+  /// one that is not private when the first is.
   public func add(path: String, name: String?) throws -> AddResult {
     let absolute = environment.absolute(path)
-    guard let root = Repository.discover(from: absolute) else {
+    guard let found = Repository.discover(from: absolute) else {
       throw RegistryError.notARepository(path: absolute)
     }
+    let root = Repository.mainRoot(of: found)
     let existing = try entries()
     if let present = existing.first(where: { $0.path == root }) {
       guard present.isRetired else { return .alreadyPresent(present) }

@@ -31,13 +31,19 @@ struct HookRunner {
   func run(_ hook: GitHook, arguments: [String]) async -> String? {
     let log = LogFile.hook(stateDirectory: environment.stateDirectory)
     do {
-      let configuration = try Configuration.load(environment)
+      // A problem in the narrative section turns the model off (see Configuration.loadForHook); others throw.
+      let (configuration, narrativeProblem) = try Configuration.loadForHook(environment)
       guard let days = try affectedDays(hook, arguments: arguments, configuration: configuration) else { return nil }
       let report = try await Journaling(configuration: configuration, environment: environment).refresh(days: days)
       startNarratorIfNeeded(for: report, configuration: configuration)
       log.append(Self.carriedLines(report, hook: hook), now: environment.now())
-      guard !report.skipped.isEmpty else { return nil }
-      log.append(report.skipped.map { "\(hook.rawValue): \($0)" }, now: environment.now())
+      let problem = narrativeProblem.map { "\(hook.rawValue): \($0); no model request until it is fixed" }
+      guard !report.skipped.isEmpty || problem != nil else { return nil }
+      log.append(
+        report.skipped.map { "\(hook.rawValue): \($0)" } + (problem.map { [$0] } ?? []), now: environment.now())
+      if report.skipped.isEmpty {
+        return "gitjournal: no sentence, the config's narrative section is wrong; see \(log.path)"
+      }
       let count = report.skipped.count
       return "gitjournal: skipped \(count) \(count == 1 ? "repository" : "repositories"); see \(log.path)"
     } catch ConfigError.missing(let path) {

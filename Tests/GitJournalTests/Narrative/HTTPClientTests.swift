@@ -100,12 +100,13 @@ import Testing
     }
   }
 
-  @Test func resetConnectionIsAConnectionFailure() async throws {
+  /// A reset comes from a server that accepted the connection: the connection was lost, not refused.
+  @Test func resetConnectionIsALostConnection() async throws {
     let server = try ModelServer { _ in .reset }
     await #expect {
       try await client.send(method: "GET", url: url(server, "/api/tags"), timeout: 2)
     } throws: { error in
-      guard case .connectionFailed(let reason) = error as? HTTPClient.Failure else { return false }
+      guard case .connectionLost(let reason) = error as? HTTPClient.Failure else { return false }
       return reason.lowercased().contains("reset")
     }
   }

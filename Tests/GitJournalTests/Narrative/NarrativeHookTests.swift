@@ -88,11 +88,12 @@ import Testing
     }
   }
 
-  /// The hook starts a narrator only when the day lacks its sentence and the model is not paused, and
-  /// narrators run one at a time: the one that gets the lock narrates the newest facts, the next finds the
-  /// sentence cached and asks nothing.
+  /// The hook starts a narrator only when the day lacks its sentence and the model is not paused, and no narrator
+  /// ever waits for another: while one is at work (here the test holds its lock), the narrators the hooks start
+  /// leave their days and exit at once, asking nothing. The next narrator that gets the lock narrates the newest
+  /// facts once.
   @Test(.enabled(if: NarratorProcesses.canSeeProcesses, "counts the narrators in /proc"))
-  func narratorsStartOnlyWhenNeededAndRunOneAtATime() async throws {
+  func narratorsStartOnlyWhenNeededAndNeverWaitForEachOther() async throws {
     try await DedicatedThread.run {
       let world = try NarrativeWorld(ModelBehaviour(.ollama))
       let lock = try world.holdNarratorLock()
@@ -104,19 +105,94 @@ import Testing
       backoff.clear()
       _ = try world.timedCommit("First after the pause", authorDate: Self.noon(plus: 1))
       _ = try world.timedCommit("Second after the pause", authorDate: Self.noon(plus: 2))
-      #expect(NarratorProcesses.running(home: world.home).count == 2)
-      try await Task.sleep(nanoseconds: 200_000_000)
+      // Both hooks started a narrator (the pending file has their days); neither waits for the lock.
+      let gone = await NarratorProcesses.waitUntilNoneRun(home: world.home, timeout: 3, ignoringLock: true)
+      #expect(gone, "\(NarratorProcesses.running(home: world.home).count) narrators wait for the lock")
+      let pending = (try? String(contentsOfFile: world.stateDirectory + "/narrator.pending", encoding: .utf8)) ?? ""
+      #expect(pending.split(separator: "\n").count == 2, "pending: \(pending)")
       #expect(world.server.requests.isEmpty, "a narrator talked to the server while another held the lock")
 
       world.releaseNarratorLock(lock)
+      _ = try world.timedCommit("Third after the pause", authorDate: Self.noon(plus: 3))
       let day = try world.hooks.describe("HEAD", in: world.repository).day
       let journal = await world.journal(day) { $0.contains(ModelBehaviour.sentence) }
       await world.finish()
       let text = try #require(journal, "no sentence; narrative.log: \(world.narrativeLog)")
-      #expect(NarrativeWorld.blockLines(text).dropFirst(2).first?.hasPrefix("3 commits in 1 project") == true)
+      #expect(NarrativeWorld.blockLines(text).dropFirst(2).first?.hasPrefix("4 commits in 1 project") == true)
       #expect(world.server.healthRequestCount == 1)
       #expect(world.server.generationRequestCount == 1)
-      #expect(world.server.requests.last?.bodyText.contains("Second after the pause") == true)
+      #expect(world.server.requests.last?.bodyText.contains("Third after the pause") == true)
+    }
+  }
+
+  /// While a narrator waits for a slow model, commits on its day and on another day start narrators that exit at
+  /// once; the one at work narrates the newest facts of its day, then the other day, before it exits.
+  @Test(.enabled(if: NarratorProcesses.canSeeProcesses, "counts the narrators in /proc"))
+  func theNarratorAtWorkTakesOverTheDaysOfLaterCommits() async throws {
+    try await DedicatedThread.run {
+      var slow = ModelBehaviour(.ollama)
+      slow.generationDelay = 1.5
+      let world = try NarrativeWorld(slow, timeout: "10")
+      _ = try world.timedCommit("Start the importer", authorDate: Self.noon())
+      let day = try world.hooks.describe("HEAD", in: world.repository).day
+      let asked = await world.server.waitUntil(timeout: 5) { $0.generationRequestCount >= 1 }
+      try #require(asked, "no narrator asked; narrative.log: \(world.narrativeLog)")
+
+      _ = try world.timedCommit("Finish the importer", authorDate: Self.noon(plus: 1))
+      let earlier = Self.noon().addingTimeInterval(-86_400)
+      _ = try world.timedCommit("Backdated fix", authorDate: earlier)
+      let earlierDay = try world.hooks.describe("HEAD", in: world.repository).day
+      // The two hooks' narrators found the first at work and left: one narrator runs.
+      try await Task.sleep(nanoseconds: 800_000_000)
+      #expect(NarratorProcesses.running(home: world.home).count == 1, "narrators queued behind the one at work")
+
+      let latest = await world.journal(day, timeout: 15) {
+        $0.contains(ModelBehaviour.sentence) && $0.contains("2 commits")
+      }
+      let other = await world.journal(earlierDay, timeout: 10) { $0.contains(ModelBehaviour.sentence) }
+      await world.finish(timeout: 15)
+      #expect(latest != nil, "the newest facts got no sentence; narrative.log: \(world.narrativeLog)")
+      #expect(other != nil, "the other day got no sentence; narrative.log: \(world.narrativeLog)")
+      let generations = world.server.requests.filter { ModelServer.generationPaths.contains($0.path) }
+      #expect(generations.count == 3, "\(generations.map(\.bodyText))")
+      #expect(generations.dropFirst().first?.bodyText.contains("Finish the importer") == true)
+      #expect(generations.last?.bodyText.contains("Backdated fix") == true)
+    }
+  }
+
+  /// No server at all (the default engine, never installed): the narrator's health check is refused, it records the
+  /// pause and exits at once, and no commit during the pause starts another.
+  @Test(.enabled(if: NarratorProcesses.canSeeProcesses, "counts the narrators in /proc"))
+  func nothingListeningEndsTheNarratorAtOnce() async throws {
+    try await DedicatedThread.run {
+      let world = try NarrativeWorld(ModelBehaviour(.ollama), retryDelay: "60")
+      try world.configure("narrative.url", try ModelServer.refusingURL())
+      let started = Date()
+      _ = try world.timedCommit("Nobody listens", authorDate: Self.noon())
+      let ended = await NarratorProcesses.waitUntilNoneRun(home: world.home, timeout: 5)
+      let seconds = Date().timeIntervalSince(started)
+      #expect(ended, "the narrator still runs \(seconds) s after the commit")
+      #expect(world.backoffUntil != nil, "no pause was recorded; narrative.log: \(world.narrativeLog)")
+      #expect(world.narrativeLog.contains("nothing listens"), "\(world.narrativeLog)")
+      _ = try world.timedCommit("Still nobody", authorDate: Self.noon(plus: 1))
+      #expect(NarratorProcesses.running(home: world.home).isEmpty, "a narrator was started during the pause")
+      NarratorProcesses.killAll(home: world.home)
+    }
+  }
+
+  /// A server that answers and keeps failing (503) is tried once more after the pause, not again and again.
+  @Test func aServerThatKeepsFailingIsTriedOnceMoreAtMost() async throws {
+    try await DedicatedThread.run {
+      let world = try NarrativeWorld(
+        ModelBehaviour(.ollama, generationFault: .busy), healthTimeout: "1", timeout: "2", retryDelay: "1")
+      _ = try world.timedCommit("Busy server", authorDate: Self.noon())
+      let retried = await world.server.waitUntil(timeout: 8) { $0.generationRequestCount >= 2 }
+      #expect(retried, "no retry after the pause; narrative.log: \(world.narrativeLog)")
+      // Long enough for two more pauses: a narrator that kept retrying would have asked again.
+      let done = await NarratorProcesses.waitUntilNoneRun(home: world.home, timeout: 4)
+      #expect(done, "the narrator still runs after its one retry")
+      #expect(world.server.generationRequestCount == 2, "\(world.server.requests.map(\.path))")
+      NarratorProcesses.killAll(home: world.home)
     }
   }
 

@@ -83,6 +83,64 @@ extension Reliability {
       ReliabilityTable.record("privacy: remote model server refused", tried: tried, passed: passed, dataLost: 0)
     }
 
+    /// `private` cannot be lost to the config's shape (issue 15, items 2 and 3), with the real hooks and a loopback
+    /// server that records every request: a misspelled key or a repository name in another case stops the hook
+    /// before any request (and says so in the hook log), and a worktree of a private repository registered as a
+    /// second project, by hand or with `repos add`, is private too.
+    @Test func privateStaysPrivateWhateverTheConfigSays() async throws {
+      try await DedicatedThread.run {
+        let world = try NarrativeWorld(ModelBehaviour(.ollama))
+        let secret = try world.hooks.makeRepository("code/client-x")
+        let installed = try world.hooks.gitjournal("install", in: secret)
+        try #require(installed.status == 0, "\(installed.hookTestSummary)")
+        let noon = NarrativeHookTests.noon()
+        var tried = 0
+        var passed = 0
+
+        // Misspelled, or in another case: the hook logs the problem and sends nothing.
+        for (key, index, named) in [
+          ("repo.client-x.privte", 1, "repo.client-x.privte"), ("repo.Client-x.private", 2, "[repo \"Client-x\"]"),
+        ] {
+          tried += 1
+          try world.configure(key, "true")
+          let log = (try? String(contentsOfFile: world.hooks.hookLogPath, encoding: .utf8)) ?? ""
+          let run = try world.timedCommit("Initech memo SECRETTOKEN\(index)", in: secret, authorDate: noon)
+          await world.finish()
+          let logged = ((try? String(contentsOfFile: world.hooks.hookLogPath, encoding: .utf8)) ?? "").dropFirst(
+            log.count)
+          #expect(logged.contains(named), "\(key): the hook log says \(logged)")
+          #expect(run.output.split(separator: "\n").count == 1, "\(key): git commit printed \(run.output)")
+          #expect(world.server.requests.isEmpty, "\(key): \(world.server.requests.map(\.path))")
+          if logged.contains(named) && world.server.requests.isEmpty { passed += 1 }
+          try world.hooks.git(["config", "-f", world.hooks.configPath, "--unset", key], in: world.home)
+        }
+
+        // A worktree of the private repository, registered by hand as another project.
+        try world.configure("repo.client-x.private", "true")
+        let worktree = world.hooks.scratch.path("code/client-x-feature")
+        try world.hooks.git(["worktree", "add", "-q", "-b", "feature", worktree], in: secret)
+        try world.configure("repo.client-x-feature.path", worktree)
+        _ = try world.timedCommit("Public work", authorDate: noon.addingTimeInterval(60))
+        _ = try world.timedCommit(
+          "Initech pricing SECRETTOKEN3", in: worktree, authorDate: noon.addingTimeInterval(120))
+        let day = try world.hooks.describe("HEAD", in: worktree).day
+        _ = await world.journal(day) { $0.contains("SECRETTOKEN3") && $0.contains(ModelBehaviour.sentence) }
+        await world.finish()
+        // And `repos add` of the worktree adds nothing: it is the private repository.
+        let added = try world.hooks.gitjournal("repos", "add", worktree, in: world.home)
+        #expect(added.standardOutput.contains("already configured"), "\(added.hookTestSummary)")
+
+        tried += 1
+        let bodies = world.server.requests.map(\.bodyText)
+        #expect(bodies.contains { $0.contains("Public work") }, "nothing was sent: the test sees nothing")
+        let leaks = bodies.filter { $0.contains("SECRETTOKEN") || $0.contains("Initech") }
+        #expect(leaks.isEmpty, "private subjects were sent: \(leaks)")
+        if leaks.isEmpty && bodies.contains(where: { $0.contains("Public work") }) { passed += 1 }
+        ReliabilityTable.record(
+          "privacy: private despite the config's shape", tried: tried, passed: passed, dataLost: 0)
+      }
+    }
+
     /// Subjects of a private repository over three days, with both engines, through `rebuild` and `narrate`: the
     /// loopback server captures every request, and no private subject is in any of them, raw or JSON-escaped.
     @Test func privateSubjectsAreInNoRequest() throws {

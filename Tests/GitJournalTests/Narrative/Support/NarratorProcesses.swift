@@ -29,11 +29,12 @@ enum NarratorProcesses {
     #endif
   }
 
-  /// Waits until no narrator of `home` runs; false when some still run after `timeout` seconds.
-  static func waitUntilNoneRun(home: String, timeout: Double) async -> Bool {
+  /// Waits until no narrator of `home` runs; false when some still run after `timeout` seconds. `ignoringLock`:
+  /// when the test itself holds `narrator.lock`.
+  static func waitUntilNoneRun(home: String, timeout: Double, ignoringLock: Bool = false) async -> Bool {
     let deadline = Date().addingTimeInterval(timeout)
     while Date() < deadline {
-      if running(home: home).isEmpty && !isLockHeld(home: home) { return true }
+      if running(home: home).isEmpty && (ignoringLock || !isLockHeld(home: home)) { return true }
       try? await Task.sleep(nanoseconds: 50_000_000)
     }
     return running(home: home).isEmpty
