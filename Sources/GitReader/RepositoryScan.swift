@@ -29,7 +29,9 @@ package struct RepositoryScan {
   package func commits(authoredFrom start: Int64?, to end: Int64?) throws(RepositoryProblem) -> ScannedRepository {
     let repository = try Repository.openJournaled(at: path)
     // Before the author check: a fresh repository has no commits to attribute, whoever will make them.
-    if repository.isEmpty { return ScannedRepository(isBare: repository.isBare, commits: [], commonDirectory: repository.commonDirectory) }
+    if repository.isEmpty {
+      return ScannedRepository(isBare: repository.isBare, commits: [], commonDirectory: repository.commonDirectory)
+    }
     let authors: AuthorFilter
     if allAuthors {
       authors = .everyone

@@ -104,56 +104,60 @@ import Testing
   /// Relative `journal.dir` and `repo.<name>.path` are taken from the config file's folder, whichever repository is
   /// committing: the hook never writes a journal into a working tree, and a relative repository path is journaled.
   /// `doctor` shows the resolved paths.
-  @Test func relativePathsAreTakenFromTheConfigFolder() throws {
-    let world = try HookWorld()
-    let app = try world.makeRepository("code/app")
-    let installed = try world.gitjournal("install", in: app)
-    try #require(installed.status == 0, "\(installed.hookTestSummary)")
-    let other = try world.makeRepository("code/other")
-    _ = try world.commit(in: other, "Before any hook")
-    // ~/.config/gitjournal -> ~/../code/other is the world's code/other.
-    try world.git(["config", "-f", world.configPath, "repo.app.path", "../../../code/app"], in: world.home)
-    try world.git(["config", "-f", world.configPath, "repo.other.path", "../../../code/other"], in: world.home)
-    try world.git(["config", "-f", world.configPath, "journal.dir", "journal-files"], in: world.home)
-    let otherInstalled = try world.gitjournal("install", in: other)
-    try #require(otherInstalled.status == 0, "\(otherInstalled.hookTestSummary)")
+  @Test func relativePathsAreTakenFromTheConfigFolder() async throws {
+    try await DedicatedThread.run {
+      let world = try HookWorld()
+      let app = try world.makeRepository("code/app")
+      let installed = try world.gitjournal("install", in: app)
+      try #require(installed.status == 0, "\(installed.hookTestSummary)")
+      let other = try world.makeRepository("code/other")
+      _ = try world.commit(in: other, "Before any hook")
+      // ~/.config/gitjournal -> ~/../code/other is the world's code/other.
+      try world.git(["config", "-f", world.configPath, "repo.app.path", "../../../code/app"], in: world.home)
+      try world.git(["config", "-f", world.configPath, "repo.other.path", "../../../code/other"], in: world.home)
+      try world.git(["config", "-f", world.configPath, "journal.dir", "journal-files"], in: world.home)
+      let otherInstalled = try world.gitjournal("install", in: other)
+      try #require(otherInstalled.status == 0, "\(otherInstalled.hookTestSummary)")
 
-    let commit = try world.commit(in: app, "Relative paths work")
-    #expect(commit.standardError.isEmpty, "\(commit.standardError)")
-    let folder = (world.configPath as NSString).deletingLastPathComponent + "/journal-files"
-    let journal = FileManager.default.contents(atPath: folder + "/\(commit.day).md").map {
-      String(decoding: $0, as: UTF8.self)
+      let commit = try world.commit(in: app, "Relative paths work")
+      #expect(commit.standardError.isEmpty, "\(commit.standardError)")
+      let folder = (world.configPath as NSString).deletingLastPathComponent + "/journal-files"
+      let journal = FileManager.default.contents(atPath: folder + "/\(commit.day).md").map {
+        String(decoding: $0, as: UTF8.self)
+      }
+      #expect(journal?.contains("Relative paths work") == true, "no journal in \(folder)")
+      #expect(!HookWorld.exists(app + "/journal-files"), "a journal was written into the working tree")
+      #expect(try world.git(["status", "--porcelain"], in: app).isEmpty)
+
+      let second = try world.commit(in: other, "The other one too")
+      #expect(second.standardError.isEmpty, "\(second.standardError)")
+      let both = FileManager.default.contents(atPath: folder + "/\(second.day).md").map {
+        String(decoding: $0, as: UTF8.self)
+      }
+      #expect(both?.contains("The other one too") == true && both?.contains("Relative paths work") == true)
+
+      let doctor = try world.gitjournal("doctor", in: app)
+      #expect(doctor.standardOutput.contains("journal folder \(folder)"), "\(doctor.hookTestSummary)")
+      #expect(doctor.standardOutput.contains("app (\(app))"), "\(doctor.hookTestSummary)")
     }
-    #expect(journal?.contains("Relative paths work") == true, "no journal in \(folder)")
-    #expect(!HookWorld.exists(app + "/journal-files"), "a journal was written into the working tree")
-    #expect(try world.git(["status", "--porcelain"], in: app).isEmpty)
-
-    let second = try world.commit(in: other, "The other one too")
-    #expect(second.standardError.isEmpty, "\(second.standardError)")
-    let both = FileManager.default.contents(atPath: folder + "/\(second.day).md").map {
-      String(decoding: $0, as: UTF8.self)
-    }
-    #expect(both?.contains("The other one too") == true && both?.contains("Relative paths work") == true)
-
-    let doctor = try world.gitjournal("doctor", in: app)
-    #expect(doctor.standardOutput.contains("journal folder \(folder)"), "\(doctor.hookTestSummary)")
-    #expect(doctor.standardOutput.contains("app (\(app))"), "\(doctor.hookTestSummary)")
   }
 
   /// `repos add` of a linked worktree registers its main repository, as `install` does: never a second project
   /// for the same commits.
-  @Test func reposAddOfAWorktreeRegistersItsMainRepository() throws {
-    let world = try HookWorld()
-    let main = try world.makeRepository("code/app")
-    _ = try world.commit(in: main, "First")
-    let worktree = world.scratch.path("code/app-feature")
-    try world.git(["worktree", "add", "-q", "-b", "feature", worktree], in: main)
+  @Test func reposAddOfAWorktreeRegistersItsMainRepository() async throws {
+    try await DedicatedThread.run {
+      let world = try HookWorld()
+      let main = try world.makeRepository("code/app")
+      _ = try world.commit(in: main, "First")
+      let worktree = world.scratch.path("code/app-feature")
+      try world.git(["worktree", "add", "-q", "-b", "feature", worktree], in: main)
 
-    let added = try world.gitjournal("repos", "add", worktree, in: world.home)
-    #expect(added.status == 0, "\(added.hookTestSummary)")
-    #expect(world.configuredPaths() == [main], "\(world.configuredPaths())")
-    let again = try world.gitjournal("repos", "add", worktree, in: world.home)
-    #expect(again.standardOutput.contains("already configured"), "\(again.hookTestSummary)")
-    #expect(world.configuredPaths() == [main])
+      let added = try world.gitjournal("repos", "add", worktree, in: world.home)
+      #expect(added.status == 0, "\(added.hookTestSummary)")
+      #expect(world.configuredPaths() == [main], "\(world.configuredPaths())")
+      let again = try world.gitjournal("repos", "add", worktree, in: world.home)
+      #expect(again.standardOutput.contains("already configured"), "\(again.hookTestSummary)")
+      #expect(world.configuredPaths() == [main])
+    }
   }
 }

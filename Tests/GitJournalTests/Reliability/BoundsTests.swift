@@ -57,25 +57,27 @@ extension Reliability {
 
     /// A server whose health check is fine and whose generation answer is framed with a hostile number: `narrate`
     /// exits 0, logs why there is no sentence and pauses.
-    @Test func hostileFramingsNeverCrashTheNarrator() throws {
-      var passed = 0
-      for framing in Self.hostileFramings {
-        let raw = Array(
-          "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\(framing.head)\r\n\r\n\(framing.body)".utf8)
-        let server = try ModelServer { request in
-          request.path == "/api/tags" ? ModelBehaviour(.ollama).action(for: request) : .respond(.raw(raw))
+    @Test func hostileFramingsNeverCrashTheNarrator() async throws {
+      try await DedicatedThread.run {
+        var passed = 0
+        for framing in Self.hostileFramings {
+          let raw = Array(
+            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\(framing.head)\r\n\r\n\(framing.body)".utf8)
+          let server = try ModelServer { request in
+            request.path == "/api/tags" ? ModelBehaviour(.ollama).action(for: request) : .respond(.raw(raw))
+          }
+          let sandbox = try Self.sandbox(url: server.baseURL)
+          let result = try sandbox.runBinary("narrate", Self.day)
+          let log = Self.narrativeLog(sandbox)
+          let logged = log.contains("malformed HTTP response") || log.contains("larger than")
+          #expect(result.status == 0, "\(framing.name): narrate ended with \(result.status): \(result.standardError)")
+          #expect(logged, "\(framing.name): narrative.log says \(log)")
+          #expect(server.generationRequestCount == 1, "\(framing.name)")
+          if result.status == 0 && logged { passed += 1 }
         }
-        let sandbox = try Self.sandbox(url: server.baseURL)
-        let result = try sandbox.runBinary("narrate", Self.day)
-        let log = Self.narrativeLog(sandbox)
-        let logged = log.contains("malformed HTTP response") || log.contains("larger than")
-        #expect(result.status == 0, "\(framing.name): narrate ended with \(result.status): \(result.standardError)")
-        #expect(logged, "\(framing.name): narrative.log says \(log)")
-        #expect(server.generationRequestCount == 1, "\(framing.name)")
-        if result.status == 0 && logged { passed += 1 }
+        ReliabilityTable.record(
+          "bounds: hostile HTTP framing, real binary", tried: Self.hostileFramings.count, passed: passed, dataLost: 0)
       }
-      ReliabilityTable.record(
-        "bounds: hostile HTTP framing, real binary", tried: Self.hostileFramings.count, passed: passed, dataLost: 0)
     }
 
     static let outOfRange: [(key: String, value: String)] = [
@@ -90,67 +92,74 @@ extension Reliability {
     /// Each value out of its documented bounds is an error naming the key and the value for `narrate`, `show` and
     /// `doctor`; none of them crashes. (Before the bounds, `narrate` trapped on the port and, once the refused
     /// health check paused it, on the retry delay.)
-    @Test func numbersOutOfRangeInTheConfigAreErrors() throws {
-      let sandbox = try Self.sandbox(url: try ModelServer.refusingURL())
-      let refusing = try ModelServer.refusingURL()
-      var passed = 0
-      for (key, value) in Self.outOfRange {
-        try sandbox.configure("narrative.url", refusing)
-        try sandbox.configure(key, value)
-        defer {
-          try? sandbox.runGitConfigUnset(key)
-          unlink(sandbox.stateHome + "/gitjournal/narrative-backoff")
+    @Test func numbersOutOfRangeInTheConfigAreErrors() async throws {
+      try await DedicatedThread.run {
+        let sandbox = try Self.sandbox(url: try ModelServer.refusingURL())
+        let refusing = try ModelServer.refusingURL()
+        var passed = 0
+        for (key, value) in Self.outOfRange {
+          try sandbox.configure("narrative.url", refusing)
+          try sandbox.configure(key, value)
+          defer {
+            try? sandbox.runGitConfigUnset(key)
+            unlink(sandbox.stateHome + "/gitjournal/narrative-backoff")
+          }
+          var ok = true
+          for command in [["narrate", Self.day], ["show", Self.day, "--json"]] {
+            let result = try BinaryRunner.run(
+              command, environment: sandbox.binaryEnvironment, currentDirectory: sandbox.home)
+            let named = result.standardError.contains(key) && result.standardError.contains("'\(value)'")
+            #expect(
+              result.status == ExitStatus.failure && named,
+              "\(key) = \(value), \(command[0]): \(result.hookTestSummary)")
+            ok = ok && result.status == ExitStatus.failure && named
+          }
+          let doctor = try sandbox.runBinary("doctor")
+          let listed = doctor.standardOutput.contains(key) && doctor.standardOutput.contains("'\(value)'")
+          #expect(doctor.status == ExitStatus.failure && listed, "\(key) = \(value), doctor: \(doctor)")
+          if ok && doctor.status == ExitStatus.failure && listed { passed += 1 }
         }
-        var ok = true
-        for command in [["narrate", Self.day], ["show", Self.day, "--json"]] {
-          let result = try BinaryRunner.run(
-            command, environment: sandbox.binaryEnvironment, currentDirectory: sandbox.home)
-          let named = result.standardError.contains(key) && result.standardError.contains("'\(value)'")
-          #expect(
-            result.status == ExitStatus.failure && named, "\(key) = \(value), \(command[0]): \(result.hookTestSummary)")
-          ok = ok && result.status == ExitStatus.failure && named
-        }
-        let doctor = try sandbox.runBinary("doctor")
-        let listed = doctor.standardOutput.contains(key) && doctor.standardOutput.contains("'\(value)'")
-        #expect(doctor.status == ExitStatus.failure && listed, "\(key) = \(value), doctor: \(doctor)")
-        if ok && doctor.status == ExitStatus.failure && listed { passed += 1 }
+        ReliabilityTable.record(
+          "bounds: config numbers out of range", tried: Self.outOfRange.count, passed: passed, dataLost: 0)
       }
-      ReliabilityTable.record(
-        "bounds: config numbers out of range", tried: Self.outOfRange.count, passed: passed, dataLost: 0)
     }
 
     /// The URL parts Foundation accepts but no socket can use are refused before any connection too when they come
     /// from OLLAMA_HOST, which is not checked with the config.
-    @Test func ollamaHostWithAnImpossiblePortIsRefusedCleanly() throws {
-      let sandbox = try Self.sandbox(url: "http://127.0.0.1:1")
-      try sandbox.runGitConfigUnset("narrative.url")
-      for host in ["127.0.0.1:65536", "127.0.0.1:99999999999999999999", "[::1]:70000"] {
-        var environment = sandbox.binaryEnvironment
-        environment["OLLAMA_HOST"] = host
-        let result = try BinaryRunner.run(
-          ["narrate", Self.day], environment: environment, currentDirectory: sandbox.home)
-        #expect(result.status == 0, "OLLAMA_HOST=\(host): \(result.hookTestSummary)")
-        #expect(Self.narrativeLog(sandbox).contains("is not a valid URL"), "OLLAMA_HOST=\(host)")
+    @Test func ollamaHostWithAnImpossiblePortIsRefusedCleanly() async throws {
+      try await DedicatedThread.run {
+        let sandbox = try Self.sandbox(url: "http://127.0.0.1:1")
+        try sandbox.runGitConfigUnset("narrative.url")
+        for host in ["127.0.0.1:65536", "127.0.0.1:99999999999999999999", "[::1]:70000"] {
+          var environment = sandbox.binaryEnvironment
+          environment["OLLAMA_HOST"] = host
+          let result = try BinaryRunner.run(
+            ["narrate", Self.day], environment: environment, currentDirectory: sandbox.home)
+          #expect(result.status == 0, "OLLAMA_HOST=\(host): \(result.hookTestSummary)")
+          #expect(Self.narrativeLog(sandbox).contains("is not a valid URL"), "OLLAMA_HOST=\(host)")
+        }
       }
     }
 
     /// A pause file with a huge, infinite or negative time (an older gitjournal wrote `1e300` after a retry delay of
     /// 1e300) is ignored: `doctor` reports no pause instead of crashing, and the narrator asks the server.
     @Test(arguments: ["1e+300", "inf", "nan", "-1e300", "1e11"])
-    func aPauseFileWithAHugeNumberIsIgnored(until: String) throws {
-      let server = try ModelServer(ModelBehaviour(.ollama))
-      let sandbox = try Self.sandbox(url: server.baseURL)
-      let state = sandbox.stateHome + "/gitjournal"
-      try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
-      try "\(until)\nollama \(server.baseURL)\nthe old narrator failed\n".write(
-        toFile: state + "/narrative-backoff", atomically: true, encoding: .utf8)
-      let doctor = try sandbox.runBinary("doctor")
-      #expect(doctor.status == 0, "\(doctor)")
-      #expect(!doctor.standardOutput.contains("pausing"), "\(doctor.standardOutput)")
-      let narrate = try sandbox.runBinary("narrate", Self.day)
-      #expect(narrate.status == 0, "\(narrate)")
-      #expect(server.generationRequestCount == 1)
-      #expect(sandbox.journalFile(Self.day)?.contains(ModelBehaviour.sentence) == true)
+    func aPauseFileWithAHugeNumberIsIgnored(until: String) async throws {
+      try await DedicatedThread.run {
+        let server = try ModelServer(ModelBehaviour(.ollama))
+        let sandbox = try Self.sandbox(url: server.baseURL)
+        let state = sandbox.stateHome + "/gitjournal"
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        try "\(until)\nollama \(server.baseURL)\nthe old narrator failed\n".write(
+          toFile: state + "/narrative-backoff", atomically: true, encoding: .utf8)
+        let doctor = try sandbox.runBinary("doctor")
+        #expect(doctor.status == 0, "\(doctor)")
+        #expect(!doctor.standardOutput.contains("pausing"), "\(doctor.standardOutput)")
+        let narrate = try sandbox.runBinary("narrate", Self.day)
+        #expect(narrate.status == 0, "\(narrate)")
+        #expect(server.generationRequestCount == 1)
+        #expect(sandbox.journalFile(Self.day)?.contains(ModelBehaviour.sentence) == true)
+      }
     }
 
     /// A narrator killed while it waits for the model's answer (as a crash would end it) leaves a pause: the next

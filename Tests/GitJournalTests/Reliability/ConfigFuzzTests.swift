@@ -104,47 +104,49 @@ extension Reliability {
       guard written == bytes.count else { throw ScratchError("cannot write \(path)") }
     }
 
-    @Test func randomConfigFilesReadOrFailCleanly() throws {
-      let scratch = try ScratchDirectory("gitjournal-config-fuzz")
-      try scratch.makeFolder("config")
-      let environment = Environment(
-        variables: ["HOME": scratch.path("home"), "GITJOURNAL_CONFIG": scratch.path("config/config")],
-        currentDirectory: scratch.path)
-      var random = SeededGenerator(seed: 15)
-      let cases = 1500
-      var passed = 0
-      var withProblems = 0
-      for index in 0..<cases {
-        let good = index % 5 == 0
-        let text = good ? Self.goodFile(&random, repository: scratch.path) : Self.randomFile(&random)
-        try Self.store(text, at: environment.configPath)
-        var ok = true
-        do {
-          let (configuration, problems) = try Configuration.read(environment)
-          if good && !problems.isEmpty {
-            ok = false
-            Issue.record("case \(index): a good file has problems: \(problems)\n\(text)")
+    @Test func randomConfigFilesReadOrFailCleanly() async throws {
+      try await DedicatedThread.run {
+        let scratch = try ScratchDirectory("gitjournal-config-fuzz")
+        try scratch.makeFolder("config")
+        let environment = Environment(
+          variables: ["HOME": scratch.path("home"), "GITJOURNAL_CONFIG": scratch.path("config/config")],
+          currentDirectory: scratch.path)
+        var random = SeededGenerator(seed: 15)
+        let cases = 1500
+        var passed = 0
+        var withProblems = 0
+        for index in 0..<cases {
+          let good = index % 5 == 0
+          let text = good ? Self.goodFile(&random, repository: scratch.path) : Self.randomFile(&random)
+          try Self.store(text, at: environment.configPath)
+          var ok = true
+          do {
+            let (configuration, problems) = try Configuration.read(environment)
+            if good && !problems.isEmpty {
+              ok = false
+              Issue.record("case \(index): a good file has problems: \(problems)\n\(text)")
+            }
+            if problems.isEmpty {
+              ok =
+                Self.withinBounds(configuration.narrative)
+                && configuration.repositories.allSatisfy { $0.path.hasPrefix("/") }
+                && configuration.journalDirectory.hasPrefix("/")
+              #expect(ok, "case \(index): read without a problem, yet out of bounds\n\(text)")
+            } else {
+              withProblems += 1
+              ok = problems.allSatisfy { !$0.description.isEmpty }
+              if index % 10 == 1 { #expect(throws: ConfigError.self) { try Configuration.load(environment) } }
+            }
+          } catch {
+            // Only an unreadable file may stop the reading itself.
+            if case .unreadable = error as? ConfigError {} else { ok = false }
+            #expect(!good, "case \(index): \(error)")
           }
-          if problems.isEmpty {
-            ok =
-              Self.withinBounds(configuration.narrative)
-              && configuration.repositories.allSatisfy { $0.path.hasPrefix("/") }
-              && configuration.journalDirectory.hasPrefix("/")
-            #expect(ok, "case \(index): read without a problem, yet out of bounds\n\(text)")
-          } else {
-            withProblems += 1
-            ok = problems.allSatisfy { !$0.description.isEmpty }
-            if index % 10 == 1 { #expect(throws: ConfigError.self) { try Configuration.load(environment) } }
-          }
-        } catch {
-          // Only an unreadable file may stop the reading itself.
-          if case .unreadable = error {} else { ok = false }
-          #expect(!good, "case \(index): \(error)")
+          if ok { passed += 1 }
         }
-        if ok { passed += 1 }
+        #expect(withProblems > cases / 3, "only \(withProblems) files had problems: the generator is too tame")
+        ReliabilityTable.record("hostile: config files (seeded fuzz)", tried: cases, passed: passed, dataLost: 0)
       }
-      #expect(withProblems > cases / 3, "only \(withProblems) files had problems: the generator is too tame")
-      ReliabilityTable.record("hostile: config files (seeded fuzz)", tried: cases, passed: passed, dataLost: 0)
     }
   }
 }
