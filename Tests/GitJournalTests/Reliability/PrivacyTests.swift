@@ -115,11 +115,15 @@ extension Reliability {
           try world.hooks.git(["config", "-f", world.hooks.configPath, "--unset", key], in: world.home)
         }
 
-        // A worktree of the private repository, registered by hand as another project.
-        try world.configure("repo.client-x.private", "true")
+        // A worktree of the private repository, registered by hand as another project, ahead of the private
+        // one in the config: each commit counts once, for the first entry that has it, which is this one.
         let worktree = world.hooks.scratch.path("code/client-x-feature")
         try world.hooks.git(["worktree", "add", "-q", "-b", "feature", worktree], in: secret)
         try world.configure("repo.client-x-feature.path", worktree)
+        try world.hooks.git(
+          ["config", "-f", world.hooks.configPath, "--remove-section", "repo.client-x"], in: world.home)
+        try world.configure("repo.client-x.path", secret)
+        try world.configure("repo.client-x.private", "true")
         _ = try world.timedCommit("Public work", authorDate: noon.addingTimeInterval(60))
         _ = try world.timedCommit(
           "Initech pricing SECRETTOKEN3", in: worktree, authorDate: noon.addingTimeInterval(120))
