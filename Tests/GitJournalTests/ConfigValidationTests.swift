@@ -154,10 +154,10 @@ import Testing
 
       let added = try world.gitjournal("repos", "add", worktree, in: world.home)
       #expect(added.status == 0, "\(added.hookTestSummary)")
-      #expect(world.configuredPaths() == [main], "\(world.configuredPaths())")
+      #expect(world.journaledPaths() == [main], "\(world.journaledPaths())")
       let again = try world.gitjournal("repos", "add", worktree, in: world.home)
       #expect(again.standardOutput.contains("already configured"), "\(again.hookTestSummary)")
-      #expect(world.configuredPaths() == [main])
+      #expect(world.journaledPaths() == [main])
     }
   }
 }

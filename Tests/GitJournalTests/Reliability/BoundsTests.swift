@@ -23,7 +23,7 @@ extension Reliability {
   @Suite struct BoundsTests {
     static let day = "2026-03-10"
 
-    /// A sandbox with one journaled commit on `day`, the ollama engine pointed at `url`.
+    /// A sandbox with one journaled commit on `day`, written to its file, the ollama engine pointed at `url`.
     static func sandbox(url: String) throws -> JournalSandbox {
       let sandbox = try JournalSandbox()
       let repository = try sandbox.makeRepository("app")
@@ -34,6 +34,9 @@ extension Reliability {
       try sandbox.configure("narrative.url", url)
       try sandbox.configure("narrative.healthTimeout", "2")
       try sandbox.configure("narrative.timeout", "3")
+      // The day's file and record, as the hook writes them: `narrate` narrates what the journal holds.
+      let written = try sandbox.runBinary("rebuild", day, "--no-narrative")
+      guard written.status == 0 else { throw ScratchError("rebuild failed: \(written)") }
       return sandbox
     }
 
