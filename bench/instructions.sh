@@ -9,7 +9,7 @@
 # so two builds measured the same day meet the same work.
 # GITJOURNAL=<binary> measures that binary instead of building this tree's.
 source "$(dirname "$0")/lib.sh"
-[ -n "${GITJOURNAL:-}" ] || build_release
+build_release
 command -v valgrind >/dev/null || { echo "bench: valgrind is missing (apt-get install valgrind)" >&2; exit 1; }
 # Debian 12's valgrind gives up on the debug information of the multi-target build ("possibly corrupted
 # debuginfo file"); a copy without it runs the same instructions.

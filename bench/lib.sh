@@ -17,8 +17,10 @@ make_repo() {
   fi
 }
 
-# The release binary, built with the Swift runtime linked in (as install.sh builds it).
+# The release binary, built with the Swift runtime linked in (as install.sh builds it). GITJOURNAL=<binary>
+# measures that binary instead (another commit's build, side by side with this one's).
 build_release() {
+  if [ -n "${GITJOURNAL:-}" ]; then return; fi
   (cd "$PROJECT" && swift build -c release --static-swift-stdlib --product gitjournal >&2)
   GITJOURNAL="$(cd "$PROJECT" && swift build -c release --static-swift-stdlib --show-bin-path)/gitjournal"
 }
