@@ -192,7 +192,10 @@ no_new_requests() {
   info "0 requests reached the server's port ($2)"
 }
 
-backoff_remaining() { awk -v now="$(now)" 'NR == 1 { printf "%.1f", $1 - now }' "$BACKOFF"; }
+backoff_remaining() { awk -F'\t' -v now="$(now)" 'NR == 1 { printf "%.1f", $1 - now }' "$BACKOFF"; }
+# The pause file is one tab-separated record: until, server, reason[, pid]. backoff_for SERVER: is it about it?
+backoff_for() { awk -F'\t' -v server="$1" 'NR == 1 && $2 == server { found = 1 } END { exit !found }' "$BACKOFF" 2>/dev/null; }
+backoff_until() { cut -f1 "$BACKOFF" | head -1; }
 
 # ---------------------------------------------------------------------------------------------------------
 say "1. Server up: facts at once, then the model's sentence"
@@ -216,11 +219,11 @@ commit "$ALPHA" "Write the export documentation" 5
 check_facts_at_once
 [ -z "$(sentence_of "$JOURNAL")" ] || fail "a sentence for facts the model never saw: $(sentence_of "$JOURNAL")"
 for _ in $(seq 1 200); do
-  grep -qxF "openai $URL" "$BACKOFF" 2>/dev/null && break
+  backoff_for "openai $URL" && break
   sleep 0.05
 done
-grep -qxF "openai $URL" "$BACKOFF" 2>/dev/null || fail "no pause recorded in $BACKOFF after the failed health check"
-UNTIL="$(head -1 "$BACKOFF")"
+backoff_for "openai $URL" || fail "no pause recorded in $BACKOFF after the failed health check"
+UNTIL="$(backoff_until)"
 info "the background narrator failed and paused: $(tail -1 "$NLOG" | cut -d' ' -f2-)"
 # A listener on the server's port from now on: any request gitjournal sends during the pause shows up.
 MARK="$(wc -l <"$REQUESTS")"
@@ -231,7 +234,7 @@ commit "$BETA" "Rounding: second pass" 2
 check_facts_at_once
 sleep 1
 no_new_requests "$MARK" "two commits during the pause"
-[ "$(head -1 "$BACKOFF")" = "$UNTIL" ] || fail "the pause was extended without any request"
+[ "$(backoff_until)" = "$UNTIL" ] || fail "the pause was extended without any request"
 [ -z "$(sentence_of "$JOURNAL")" ] || fail "a sentence appeared while the server was down"
 
 # ---------------------------------------------------------------------------------------------------------
@@ -248,7 +251,7 @@ no_new_requests "$MARK" "a commit with the server back, $REMAINING s of the paus
 [ -z "$(sentence_of "$JOURNAL")" ] || fail "a sentence appeared during the pause"
 # The narrator that failed waits out the pause and tries again by itself; an older one gives up, and the next
 # commit brings the sentence. Either way it must come after the pause, not before.
-PAUSE_ENDS="$(head -1 "$BACKOFF")"
+PAUSE_ENDS="$(backoff_until)"
 outcome=0
 wait_for_sentence "$(awk -v r="$REMAINING" 'BEGIN { printf "%d", r + 60 }')" || outcome=$?
 if [ "$outcome" = 0 ]; then
@@ -278,10 +281,10 @@ STARTED="$(now)"
 commit "$ALPHA" "Sidebar: remember the last filter" 4
 check_facts_at_once
 for _ in $(seq 1 200); do
-  grep -qxF "ollama $URL" "$BACKOFF" 2>/dev/null && break
+  backoff_for "ollama $URL" && break
   sleep 0.02
 done
-grep -qxF "ollama $URL" "$BACKOFF" 2>/dev/null || fail "the ollama engine's failure did not start a pause"
+backoff_for "ollama $URL" || fail "the ollama engine's failure did not start a pause"
 FAIL_FAST="$(seconds_since "$STARTED")"
 awk -v s="$FAIL_FAST" 'BEGIN { exit !(s < 5) }' || fail "the failure took $FAIL_FAST s to be noticed"
 OLLAMA_REQUESTS="$(tail -n +"$((MARK + 1))" "$REQUESTS" | jq -r '"\(.method) \(.path) \(.status)"' | tr '\n' ',' | sed 's/,$//; s/,/, /g')"

@@ -11,7 +11,9 @@ import Support
 
 /// After a failed health check or generation, no request goes to the model server for `retryDelay`
 /// seconds. Every hook is its own process, so the pause is kept in a file under the state folder and
-/// honoured by every gitjournal process.
+/// honoured by every gitjournal process: a `StateFile` of one record, `<until> <server> <reason> [<pid>]`
+/// (seconds since 1970; the process id of a request's mark, see below). A file that does not read so is no
+/// pause.
 ///
 /// Before each request the narrator also writes a pause marked with its process id (`markRequest`) and removes
 /// it when the request ends. While that process lives the mark is no pause; if the process dies during the
@@ -78,22 +80,27 @@ package struct Backoff: Sendable {
 
   /// The file's pause, if it is about this server (or any, with `anyServer`) and its time is a finite number.
   private func read(anyServer: Bool) -> (server: String, state: State)? {
-    guard let text = try? AtomicFile.read(path) else { return nil }
-    let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-    guard lines.count >= 3, anyServer || lines[1] == server, let seconds = Double(lines[0]), seconds.isFinite
-    else { return nil }
-    var requester: pid_t?
-    if lines.count >= 4, lines[3].hasPrefix("requester ") {
-      requester = pid_t(lines[3].dropFirst("requester ".count))
+    var found: (server: String, state: State)?
+    StateFile.read(path) { record in
+      guard record.count == 3 || record.count == 4, let seconds = Double(record.text(0)), seconds.isFinite else {
+        return false
+      }
+      let requester = record.count == 4 ? pid_t(record.text(3)) : nil
+      guard record.count == 3 || requester != nil else { return false }
+      found = (
+        record.text(1), State(until: Date(timeIntervalSince1970: seconds), reason: record.text(2), requester: requester)
+      )
+      return false
     }
-    return (lines[1], State(until: Date(timeIntervalSince1970: seconds), reason: lines[2], requester: requester))
+    guard let found, anyServer || found.server == server else { return nil }
+    return found
   }
 
   private func write(until: Date, reason: String, requester: pid_t?) {
-    var text = "\(until.timeIntervalSince1970)\n\(server)\n\(reason.replacingOccurrences(of: "\n", with: " "))\n"
-    if let requester { text += "requester \(requester)\n" }
-    try? makeFolders((path as NSString).deletingLastPathComponent)
-    try? AtomicFile.write(text, to: path)
+    // The reason is shown on one line by `doctor` and the log.
+    var record = [String(until.timeIntervalSince1970), server, reason.replacingOccurrences(of: "\n", with: " ")]
+    if let requester { record.append(String(requester)) }
+    try? StateFile.write([record], to: path)
   }
 
   private static func bounded(_ seconds: Double) -> Double {

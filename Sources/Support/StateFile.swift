@@ -4,9 +4,10 @@
   import Darwin
 #endif
 
-/// The one format of the files gitjournal keeps for itself (line statistics, branch tips, recent windows): one
-/// record per line, its fields separated by tabs; inside a field, backslash, tab, line feed and carriage return
-/// are written `\\`, `\t`, `\n` and `\r`, so any text fits in a field and any field in a line.
+/// The one format of the files gitjournal keeps for itself (line statistics, branch tips, recent windows, the
+/// model server's pause): one record per line, its fields separated by tabs; inside a field, backslash, tab,
+/// line feed and carriage return are written `\\`, `\t`, `\n` and `\r`, so any text fits in a field and any
+/// field in a line.
 ///
 /// Only lines that end in a line feed are records: a write cut short by a crash or a full disk loses its last
 /// record, never garbles one. These files are caches: one that cannot be read or written costs time only, so

@@ -153,7 +153,7 @@ extension Reliability {
         let sandbox = try Self.sandbox(url: server.baseURL)
         let state = sandbox.stateHome + "/gitjournal"
         try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
-        try "\(until)\nollama \(server.baseURL)\nthe old narrator failed\n".write(
+        try "\(until)\tollama \(server.baseURL)\tthe old narrator failed\n".write(
           toFile: state + "/narrative-backoff", atomically: true, encoding: .utf8)
         let doctor = try sandbox.runBinary("doctor")
         #expect(doctor.status == 0, "\(doctor)")

@@ -59,10 +59,12 @@ final class NarrativeWorld: Sendable {
 
   /// The end of the pause written after a failure, if any.
   var backoffUntil: Date? {
-    guard let text = FileManager.default.contents(atPath: backoffPath).map({ String(decoding: $0, as: UTF8.self) }),
-      let first = text.split(separator: "\n").first, let seconds = Double(first)
-    else { return nil }
-    return Date(timeIntervalSince1970: seconds)
+    var seconds: Double?
+    StateFile.read(backoffPath) { record in
+      seconds = Double(record.text(0))
+      return false
+    }
+    return seconds.map { Date(timeIntervalSince1970: $0) }
   }
 
   /// Commits a new file with `git commit`, timed and read through a pipe as a GUI client would.

@@ -49,10 +49,12 @@ struct NarratorFixture {
 
   /// The end of the pause written after a failure, if any.
   var backoffUntil: Date? {
-    guard let text = FileManager.default.contents(atPath: backoffPath).map({ String(decoding: $0, as: UTF8.self) }),
-      let first = text.split(separator: "\n").first, let seconds = Double(first)
-    else { return nil }
-    return Date(timeIntervalSince1970: seconds)
+    var seconds: Double?
+    StateFile.read(backoffPath) { record in
+      seconds = Double(record.text(0))
+      return false
+    }
+    return seconds.map { Date(timeIntervalSince1970: $0) }
   }
 
   /// What the narrators wrote to `narrative.log`.
