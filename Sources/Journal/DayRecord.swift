@@ -1,86 +1,84 @@
 import Facts
-import Foundation
 import GitReader
+import Support
 
-/// The facts of one day as this machine last wrote them into the day file, kept as a small JSON file beside
-/// the journal. The day file is rendered from these, so a repository that cannot be read today, or is no
-/// longer journaled, keeps its section as it was recorded; and a background narrator can tell whether the
-/// file still holds the facts it wrote a sentence for.
-struct DayRecord: Codable, Equatable {
-  /// Bumped when the layout changes; a record of another format is ignored, never misread.
-  static let currentFormat = 1
+/// The facts of one day as this machine last wrote them into the day file, kept as a small file beside the
+/// journal. The day file is written from these, so a repository that cannot be read today, or is no longer
+/// journaled, keeps its section as it was recorded; and a background narrator can tell whether the file still
+/// holds the facts it wrote a sentence for.
+///
+/// One `StateFile`, in order: `day <format> <YYYY-MM-DD>`; per project `project <name> <path> <private 0|1>`
+/// followed by its commits, `commit <id> <author time> <offset minutes> <merge 0|1> <files> <insertions>
+/// <deletions> <author name> <author email> <subject>`; then `end`. A record without its `end` line, or of
+/// another format, is no record: it is ignored, never misread.
+enum DayRecord {
+  /// Bumped when the layout changes.
+  static let format: Int64 = 1
 
-  var format: Int
-  var day: Day
-  var projects: [Project]
-
-  struct Project: Codable, Equatable {
-    var name: String
-    var path: String
-    var isPrivate: Bool
-    var commits: [Commit]
-  }
-
-  struct Commit: Codable, Equatable {
-    var id: ObjectID
-    var authorName: String
-    var authorEmail: String
-    var authoredAt: Int64
-    var authorOffsetMinutes: Int
-    var subject: String
-    var isMerge: Bool
-    var filesChanged: Int
-    var insertions: Int
-    var deletions: Int
-  }
-
-  init(_ facts: DayFacts) {
-    format = Self.currentFormat
-    day = facts.day
-    projects = facts.projects.map { project in
-      Project(
-        name: project.name, path: project.path, isPrivate: project.isPrivate,
-        commits: project.commits.map { commit in
-          Commit(
-            id: commit.id, authorName: commit.authorName, authorEmail: commit.authorEmail,
-            authoredAt: commit.authoredAt, authorOffsetMinutes: commit.authorOffsetMinutes, subject: commit.subject,
-            isMerge: commit.isMerge, filesChanged: commit.stats.filesChanged, insertions: commit.stats.insertions,
-            deletions: commit.stats.deletions)
-        })
+  static func records(of facts: DayFacts) -> [[String]] {
+    var records = [["day", String(format), facts.day.description]]
+    for project in facts.projects {
+      records.append(["project", project.name, project.path, project.isPrivate ? "1" : "0"])
+      for commit in project.commits {
+        let stats = commit.stats
+        records.append([
+          "commit", commit.id.hex, String(commit.authoredAt), String(commit.authorOffsetMinutes),
+          commit.isMerge ? "1" : "0", String(stats.filesChanged), String(stats.insertions), String(stats.deletions),
+          commit.authorName, commit.authorEmail, commit.subject,
+        ])
+      }
     }
+    records.append(["end"])
+    return records
   }
 
-  var facts: DayFacts {
-    DayFacts(
-      day: day,
-      projects: projects.map { project in
-        ProjectFacts(
-          name: project.name, path: project.path, isPrivate: project.isPrivate,
-          commits: project.commits.map { commit in
-            CommitRecord(
-              id: commit.id, authorName: commit.authorName, authorEmail: commit.authorEmail,
-              authoredAt: commit.authoredAt, authorOffsetMinutes: commit.authorOffsetMinutes, subject: commit.subject,
-              isMerge: commit.isMerge,
-              stats: DiffStats(
-                filesChanged: commit.filesChanged, insertions: commit.insertions, deletions: commit.deletions))
-          })
-      })
-  }
-
-  /// Sorted keys and no extra spaces: the same facts give the same bytes on every machine.
-  func encoded() -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    // Encoding plain strings and integers cannot fail.
-    let data = (try? encoder.encode(self)) ?? Data()
-    return String(decoding: data, as: UTF8.self) + "\n"
-  }
-
-  /// Nil for text that is not a record of the current format.
-  static func decode(_ text: String) -> DayRecord? {
-    guard let record = try? JSONDecoder().decode(DayRecord.self, from: Data(text.utf8)),
-      record.format == currentFormat
-    else { return nil }
-    return record
+  /// The facts in the file at `path`, or nil when it holds no complete record of `day`.
+  static func read(_ path: String, day: Day) -> DayFacts? {
+    var projects: [ProjectFacts] = []
+    var project: (name: String, path: String, isPrivate: Bool)?
+    var commits: [CommitRecord] = []
+    var isHeaderRead = false
+    var isComplete = false
+    var isValid = true
+    func closeProject() {
+      if let project {
+        projects.append(
+          ProjectFacts(name: project.name, path: project.path, isPrivate: project.isPrivate, commits: commits))
+      }
+      commits = []
+    }
+    StateFile.read(path) { record in
+      switch (record.text(0), isHeaderRead) {
+      case ("day", false) where record.count == 3:
+        isHeaderRead = record.integer(1) == format && record.text(2) == day.description
+        isValid = isHeaderRead
+      case ("project", true) where record.count == 4:
+        closeProject()
+        project = (record.text(1), record.text(2), record.text(3) == "1")
+      case ("commit", true) where record.count == 11 && project != nil:
+        guard let id = ObjectID(hex: record.text(1)), let authoredAt = record.integer(2),
+          let offset = record.integer(3), let files = record.integer(5), let insertions = record.integer(6),
+          let deletions = record.integer(7), let offsetMinutes = Int(exactly: offset),
+          let filesChanged = Int(exactly: files),
+          let inserted = Int(exactly: insertions), let deleted = Int(exactly: deletions)
+        else {
+          isValid = false
+          break
+        }
+        commits.append(
+          CommitRecord(
+            id: id, authorName: record.text(8), authorEmail: record.text(9), authoredAt: authoredAt,
+            authorOffsetMinutes: offsetMinutes, subject: record.text(10), isMerge: record.text(4) == "1",
+            stats: DiffStats(filesChanged: filesChanged, insertions: inserted, deletions: deleted)))
+      case ("end", true):
+        isComplete = true
+      default:
+        isValid = false
+      }
+      return isValid && !isComplete
+    }
+    guard isValid && isComplete else { return nil }
+    closeProject()
+    return DayFacts(day: day, projects: projects)
   }
 }

@@ -2,7 +2,7 @@ import Facts
 import Foundation
 import Support
 
-/// Where day records live: `<journal>/.gitjournal/<host>/YYYY-MM-DD.json`. Each machine writes only its own
+/// Where day records live: `<journal>/.gitjournal/<host>/YYYY-MM-DD.tsv` (see `DayRecord`). Each machine writes only its own
 /// folder, so a sync tool carrying the journal between machines never sees two writers of one file.
 struct DayRecordStore: Sendable {
   let folder: String
@@ -11,19 +11,18 @@ struct DayRecordStore: Sendable {
     folder = journalDirectory + "/.gitjournal/" + host
   }
 
-  func path(of day: Day) -> String { folder + "/\(day).json" }
+  func path(of day: Day) -> String { folder + "/\(day).tsv" }
 
   /// The recorded facts of `day`, or nil when there is no readable record.
   func read(_ day: Day) -> DayFacts? {
-    guard let text = (try? AtomicFile.read(path(of: day))) ?? nil else { return nil }
-    return DayRecord.decode(text)?.facts
+    DayRecord.read(path(of: day), day: day)
   }
 
   /// The days with a record, oldest first.
   func days() -> [Day] {
     let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
     return names.compactMap { name in
-      name.hasSuffix(".json") ? Day(iso: String(name.dropLast(5))) : nil
+      name.hasSuffix(".tsv") ? Day(iso: String(name.dropLast(4))) : nil
     }.sorted()
   }
 
@@ -34,7 +33,7 @@ struct DayRecordStore: Sendable {
 
   /// Replaces the record of `day`. Nothing is written when the record already says the same.
   func write(_ facts: DayFacts, durable: Bool) throws(SystemError) {
-    let text = DayRecord(facts).encoded()
+    let text = StateFile.text(of: DayRecord.records(of: facts))
     let path = path(of: facts.day)
     if let existing = try? AtomicFile.read(path), existing == text { return }
     try makeFolders(folder)
