@@ -28,14 +28,16 @@ struct DayRecordStore: Sendable {
 
   /// When the record of `day` was last written, or nil when there is none.
   func modificationTime(of day: Day) -> Date? {
-    (try? FileManager.default.attributesOfItem(atPath: path(of: day))[.modificationDate]) as? Date
+    FileStamp(path: path(of: day))?.modified
   }
 
-  /// Replaces the record of `day`. Nothing is written when the record already says the same.
-  func write(_ facts: DayFacts, durable: Bool) throws(SystemError) {
+  /// Replaces the record of `day`. Nothing is written when the record already says the same: `recorded` is what
+  /// the caller read of it (`.some(nil)`: no record), or nil to have the file read and compared here.
+  func write(_ facts: DayFacts, durable: Bool, recorded: DayFacts?? = nil) throws(SystemError) {
+    if case .some(let previous) = recorded, previous == facts { return }
     let text = StateFile.text(of: DayRecord.records(of: facts))
     let path = path(of: facts.day)
-    if let existing = try? AtomicFile.read(path), existing == text { return }
+    if recorded == nil, let existing = try? AtomicFile.read(path), existing == text { return }
     try makeFolders(folder)
     try AtomicFile.write(text, to: path, durable: durable, holdingLock: true)
   }

@@ -27,16 +27,17 @@ public struct JournalWriter: Sendable {
     try store.lockedNow { locked in try write(facts, sentence: sentence, in: locked, durability: durability) }
   }
 
-  /// Writes one day while the caller holds the journal lock (`store.locked`).
+  /// Writes one day while the caller holds the journal lock (`store.locked`). `recorded`: the day's record as the
+  /// caller read it under this lock (`.some(nil)` for none), which spares reading it again; nil when not read.
   @discardableResult
   public func write(
     _ facts: DayFacts, sentence: String?, in locked: LockedJournalStore,
-    durability: JournalStore.Durability = .immediate
+    durability: JournalStore.Durability = .immediate, recorded: DayFacts?? = nil
   ) throws(SystemError) -> WrittenDay {
     let outcome = try locked.write(
       page(facts, sentence: sentence), for: facts.day, isEmpty: facts.isEmpty, durability: durability)
     // The record follows the file: what the file says is what the next write carries over.
-    if outcome != .nothingToWrite { try locked.writeRecord(facts, durability: durability) }
+    if outcome != .nothingToWrite { try locked.writeRecord(facts, durability: durability, recorded: recorded) }
     return WrittenDay(facts: facts, sentence: sentence, outcome: outcome)
   }
 

@@ -52,8 +52,10 @@ public struct LockedJournalStore: Sendable {
   }
 
   /// Replaces the record of `facts.day`.
-  func writeRecord(_ facts: DayFacts, durability: JournalStore.Durability) throws(SystemError) {
-    try store.records.write(facts, durable: durability == .immediate)
+  func writeRecord(
+    _ facts: DayFacts, durability: JournalStore.Durability, recorded: DayFacts??
+  ) throws(SystemError) {
+    try store.records.write(facts, durable: durability == .immediate, recorded: recorded)
   }
 
   /// The day's file as it is on disk, or nil.

@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
   @preconcurrency import Glibc
 #elseif canImport(Darwin)
@@ -12,6 +14,11 @@ package struct FileStamp: Equatable, Sendable {
   let size: Int64
   let modifiedSeconds: Int64
   let modifiedNanoseconds: Int64
+
+  /// The modification time.
+  package var modified: Date {
+    Date(timeIntervalSince1970: TimeInterval(modifiedSeconds) + TimeInterval(modifiedNanoseconds) / 1e9)
+  }
 
   /// The stamp of the file at `path` (symlinks followed), or nil when there is none.
   package init?(path: String) {

@@ -108,8 +108,10 @@ struct Journaling: Sendable {
     _ read: DayFacts, readPaths: Set<String>, in locked: LockedJournalStore, durability: JournalStore.Durability,
     into report: inout Report
   ) throws(SystemError) {
-    let (facts, carried) = read.keeping(locked.record(of: read.day), readPaths: readPaths)
-    let written = try writer.write(facts, sentence: sentence(for: facts), in: locked, durability: durability)
+    let recorded = locked.record(of: read.day)
+    let (facts, carried) = read.keeping(recorded, readPaths: readPaths)
+    let written = try writer.write(
+      facts, sentence: sentence(for: facts), in: locked, durability: durability, recorded: .some(recorded))
     if written.outcome != .nothingToWrite { report.written.append(written) }
     if !carried.isEmpty { report.carried[read.day] = carried }
   }
