@@ -9,6 +9,8 @@ extension DayFacts {
     _ recorded: DayFacts?, readPaths: Set<String>
   ) -> (facts: DayFacts, carried: [ProjectFacts]) {
     guard let recorded, recorded.day == day else { return (self, []) }
+    // The usual case: every recorded project was read again, so nothing is carried and nothing need be compared.
+    guard recorded.projects.contains(where: { !readPaths.contains($0.path) }) else { return (self, []) }
     var seen = Set(projects.flatMap { $0.commits.map(\.id) })
     var carried: [ProjectFacts] = []
     for project in recorded.projects where !readPaths.contains(project.path) {

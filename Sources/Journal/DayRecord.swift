@@ -56,7 +56,7 @@ enum DayRecord {
         closeProject()
         project = (record.text(1), record.text(2), record.text(3) == "1")
       case ("commit", true) where record.count == 11 && project != nil:
-        guard let id = ObjectID(hex: record.text(1)), let authoredAt = record.integer(2),
+        guard let id = record.objectID(1), let authoredAt = record.integer(2),
           let offset = record.integer(3), let files = record.integer(5), let insertions = record.integer(6),
           let deletions = record.integer(7), let offsetMinutes = Int(exactly: offset),
           let filesChanged = Int(exactly: files),
