@@ -12,6 +12,10 @@
 #      recent llama-server, /api/generate on an older one). gitjournal must fail fast, pause and keep the
 #      facts, and narrative.log or `gitjournal doctor` must name the fix (narrative.engine = openai).
 #
+# llama-server is built for any x86-64 CPU with AVX2 (GGML_NATIVE=OFF with AVX, AVX2, FMA, F16C; a native build
+# died with SIGILL on a machine other than the one that built it), and rebuilt without those extensions when it
+# still dies with SIGILL at start: see scripts/lib/local-model.sh.
+#
 # Prints the time to sentence and the sentences; exits non-zero on any failure. Not part of `swift test`:
 # the first run takes 8 to 18 minutes on 2 cores (building llama-server), later runs about 25 seconds.
 # Needs python3 (with venv), a C++ compiler, git, curl and the Swift toolchain; PyPI for the first run only.

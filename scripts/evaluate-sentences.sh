@@ -1,22 +1,26 @@
 #!/usr/bin/env bash
-# How often a real small model gives a sentence the guard accepts: 20 varied days (one to four projects,
-# one to twelve commits, private projects, subjects with version numbers, a day of private work only, a
-# French subject, a late-night commit) journaled with `gitjournal rebuild` against llama-server running
-# SmolLM2-135M-Instruct, exactly as a user's journal would be. Prints a markdown report: per day the
-# model's raw answer, the verdict, and the sentence or the guard's reason; then accepted x/20 and the
-# time per sentence.
+# How often a real small model gives a sentence the guard accepts, and whether what it accepts is true: 30
+# varied days (one to four projects, one to twelve commits, private projects, subjects with version numbers,
+# and days that invite invention: terse and one-word subjects, days of private work only, subjects in French
+# and German, issue numbers) journaled with `gitjournal rebuild` against llama-server running
+# SmolLM2-135M-Instruct, exactly as a user's journal would be. Prints a markdown report
+# (scripts/evaluation-report.py): per day each answer the model gave (a second one when the guard rejected
+# the first), the verdict, and for an accepted sentence the verdict of scripts/check-grounding.py, a second
+# implementation of the grounding rule that shares no code with gitjournal's guard; then the totals and the
+# time per answer.
 #
-# Needs what scripts/e2e-local-model.sh needs (it shares its cache). Takes about 15 seconds per seed once
+# Needs what scripts/e2e-local-model.sh needs (it shares its cache). Takes about 20 seconds per seed once
 # llama-server is built. BENCHMARKS.md has the figures of a run.
-# Environment: SEEDS (llama-server sampling seeds, one run of 20 days each; default "42"),
+# Environment: SEEDS (llama-server sampling seeds, one run of 30 days each; default "42"),
 # TEMPERATURE (narrative.temperature, default gitjournal's own), REPORT (also write the report to this file),
+# GITJOURNAL (a gitjournal binary to evaluate instead of building this checkout's, e.g. an older version's),
 # KEEP=1 keeps the temporary folder.
 source "$(dirname "$0")/lib/local-model.sh"
 SEEDS="${SEEDS:-42}"
 
 ensure_llama_server
 ensure_model
-build_gitjournal
+if [ -n "${GITJOURNAL:-}" ]; then info "evaluating $GITJOURNAL"; else build_gitjournal; fi
 
 make_sandbox evaluate
 SERVER_PID=""
@@ -39,7 +43,7 @@ git config -f "$CONFIG" narrative.retryDelay 1
 git config -f "$CONFIG" journal.timezone UTC
 
 # day|project|time|insertions|deletions|subject. billing and thesis are private: the model gets their
-# counts only.
+# counts only. The days after the first twenty (from 10-03 on, below 10-28) invite invention.
 DAYS="$WORK/days.txt"
 cat >"$DAYS" <<'EOF'
 2026-10-01|notes-app|10:12|12|3|Fix the crash when the sync folder is missing
@@ -128,9 +132,33 @@ cat >"$DAYS" <<'EOF'
 2026-10-27|thesis|17:00|40|10|Results chapter: discussion
 2026-10-27|ml-experiments|20:30|30|5|Compare with the baseline
 2026-10-28|site|23:50|9|4|Corrige l'export PDF des factures
+2026-10-03|notes-app|11:00|2|1|fix
+2026-10-03|notes-app|11:20|1|1|fix again
+2026-10-04|api-server|10:00|30|12|refactor
+2026-10-04|api-server|12:30|4|4|tests
+2026-10-04|api-server|16:00|9|2|more tests
+2026-10-10|dotfiles|20:00|5|1|vim
+2026-10-10|dotfiles|20:30|3|3|zsh
+2026-10-11|thesis|10:00|120|10|Introduction: first draft
+2026-10-11|thesis|14:00|40|30|Introduction: second pass
+2026-10-11|thesis|16:30|12|2|Bibliography
+2026-10-11|thesis|18:00|5|5|Fix citations
+2026-10-17|billing|09:30|14|2|Add dunning letters
+2026-10-17|billing|10:15|6|1|Dunning: second reminder
+2026-10-17|thesis|15:00|30|5|Conclusion: outline
+2026-10-18|notes-app|10:40|35|4|Ajoute la recherche plein texte
+2026-10-18|site|12:10|8|8|Behebe den Fehler im Kontaktformular
+2026-10-24|site|09:10|3|1|Fix #42
+2026-10-24|api-server|11:00|12|0|Closes #117
+2026-10-25|garden|15:00|300|0|Initial commit
+2026-10-29|notes-app|09:00|2|1|Update README.md
+2026-10-29|notes-app|09:05|1|1|Bump version to 1.2.3
+2026-10-30|ml-experiments|10:00|20|4|tuning
+2026-10-30|ml-experiments|13:00|44|0|plots
+2026-10-30|ml-experiments|17:00|3|30|cleanup
 EOF
 
-for project in notes-app site api-server dotfiles ml-experiments billing thesis; do
+for project in notes-app site api-server dotfiles ml-experiments billing thesis garden; do
   repo="$WORK/repos/$project"
   git init -q "$repo"
   seq 1 2000 | sed 's/^/line /' >"$repo/work.txt"
@@ -141,6 +169,8 @@ done
 git config -f "$CONFIG" repo.billing.private true
 git config -f "$CONFIG" repo.thesis.private true
 
+# Commits in date order, as a person makes them.
+sort -t'|' -k1,1 -k3,3 "$DAYS" -o "$DAYS"
 while IFS='|' read -r day project time insertions deletions subject; do
   repo="$WORK/repos/$project"
   [ "$deletions" = 0 ] || sed -i "1,${deletions}d" "$repo/work.txt"
@@ -154,7 +184,7 @@ done <"$DAYS"
 for seed in $SEEDS; do
   SEED="$seed"
   : >"$REQUESTS"
-  rm -rf "$HOME/.cache/gitjournal/sentences" "$STATE/narrative-backoff" "$STATE/narrative.log" "$HOME/journal"
+  rm -rf "$HOME/.cache/gitjournal/sentences" "$HOME/.cache/gitjournal/rejections" "$STATE/narrative-backoff" "$STATE/narrative.log" "$HOME/journal"
   start_llama_server "$UPSTREAM" >&2
   start_proxy "$PORT" "$UPSTREAM"
   started="$(now)"
@@ -168,82 +198,4 @@ for seed in $SEEDS; do
   cp "$HOME"/journal/*.md "$WORK/journal-$seed/"
 done
 
-python3 - "$WORK" "$DAYS" "$SEEDS" <<'PY' | tee "${REPORT:-/dev/null}"
-import json, os, re, statistics, sys
-
-work, days_file, seeds = sys.argv[1], sys.argv[2], sys.argv[3].split()
-rows = [line.rstrip("\n").split("|", 5) for line in open(days_file) if line.strip()]
-days = sorted({row[0] for row in rows})
-private = {"billing", "thesis"}
-runs = dict(line.split() for line in open(os.path.join(work, "runs.txt")))
-
-def is_about(request, day):
-    """Whether a generation request carries this day's facts: every public subject, every private count."""
-    try:
-        prompt = json.loads(request["request"])["messages"][-1]["content"]
-    except (ValueError, KeyError, IndexError):
-        return False
-    commits = [row for row in rows if row[0] == day]
-    for project in {row[1] for row in commits}:
-        mine = [row for row in commits if row[1] == project]
-        if project in private:
-            times = {1: "once", 2: "twice"}.get(len(mine), f"{len(mine)} times")
-            if f"committed {times} to {project}, a private project" not in prompt:
-                return False
-        elif not all(f'"{row[5]}"' in prompt for row in mine):
-            return False
-    return True
-
-def describe(day):
-    commits = [row for row in rows if row[0] == day]
-    projects = sorted({row[1] for row in commits})
-    names = ", ".join(p + (" (private)" if p in private else "") for p in projects)
-    return f"{len(commits)} in {names}"
-
-def sentence(path):
-    text = open(path).read()
-    block = text.split("<!-- gitjournal:begin", 1)[1].split("-->", 1)[1].split("<!-- gitjournal:end")[0]
-    first = next(line for line in block.splitlines() if line.strip())
-    return None if re.match(r"^\d+ commits? (in 1 project|across \d+ projects), \+\d+ -\d+$", first) else first
-
-def cell(text, limit=160):
-    text = " ".join(text.split()).replace("|", "\\|")
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-total_accepted, total, seconds = 0, 0, []
-for seed in seeds:
-    requests = [json.loads(line) for line in open(os.path.join(work, f"requests-{seed}.jsonl"))]
-    generations = [r for r in requests if r["path"] == "/v1/chat/completions"]
-    log = open(os.path.join(work, f"narrative-{seed}.log")).read().splitlines()
-    accepted = 0
-    print(f"### Seed {seed}\n")
-    print("| day | commits | model's answer | verdict |")
-    print("| --- | --- | --- | --- |")
-    for day in days:
-        request = next((r for r in generations if is_about(r, day)), None)
-        raw = "(no request)"
-        if request:
-            seconds.append(request["seconds"])
-            try:
-                raw = json.loads(request["response"])["choices"][0]["message"]["content"]
-            except (ValueError, KeyError, IndexError):
-                raw = request["response"]
-        kept = sentence(os.path.join(work, f"journal-{seed}", f"{day}.md"))
-        if kept:
-            accepted += 1
-            verdict = "accepted" + ("" if kept.strip() == raw.strip() else f": {cell(kept)}")
-        else:
-            reason = next((l.split("sentence rejected, ", 1)[1] for l in reversed(log)
-                           if f"{day}: sentence rejected, " in l), None)
-            other = next((l.split(" ", 1)[1] for l in reversed(log) if day in l), "no sentence")
-            verdict = "**rejected**: " + cell((reason or other).split(": ")[0], 80)
-        print(f"| {day} | {describe(day)} | {cell(raw)} | {verdict} |")
-    print(f"\nSeed {seed}: **{accepted}/{len(days)} accepted**; `gitjournal rebuild` of the {len(days)} days "
-          f"took {float(runs[seed]):.1f} s.\n")
-    total_accepted += accepted
-    total += len(days)
-
-if seconds:
-    print(f"All seeds: {total_accepted}/{total} accepted. Generation time at the server per sentence: "
-          f"median {statistics.median(seconds):.2f} s, max {max(seconds):.2f} s.")
-PY
+python3 "$SCRIPTS/evaluation-report.py" "$WORK" "$DAYS" "$SEEDS" | tee "${REPORT:-/dev/null}"

@@ -3,7 +3,9 @@ import GitReader
 import Support
 
 /// Makes untrusted text (commit subjects, project names) safe to place inside one markdown line: it can
-/// neither end the line, open a comment that looks like a marker, inject HTML, nor open a code span.
+/// neither end the line, open a comment that looks like a marker, inject HTML, open a code span, nor reorder
+/// what is shown with bidirectional controls (U+202E and its kin make "Fix `exe.txt`" read as something else in
+/// an editor, a viewer or a terminal: "Trojan Source").
 package enum MarkdownText {
   static func inline(_ text: String) -> String {
     // Most subjects are printable ASCII with nothing to escape: they are returned as they are.
@@ -25,7 +27,7 @@ package enum MarkdownText {
       default:
         let isControl =
           scalar.isASCII ? scalar.value < 0x20 || scalar.value == 0x7F : scalar.properties.generalCategory == .control
-        if isControl || scalar == "\u{2028}" || scalar == "\u{2029}" {
+        if isControl || scalar == "\u{2028}" || scalar == "\u{2029}" || scalar.properties.isBidiControl {
           result += "\u{FFFD}"
         } else {
           result.unicodeScalars.append(scalar)
@@ -35,11 +37,37 @@ package enum MarkdownText {
     return result
   }
 
-  /// A name for a terminal: control characters (escape sequences included) become U+FFFD.
+  /// A name for a terminal: control characters (escape sequences included) and bidirectional controls become
+  /// U+FFFD.
   package static func terminalSafe(_ text: String) -> String {
     String(
       String.UnicodeScalarView(
-        text.unicodeScalars.map { $0.properties.generalCategory == .control ? "\u{FFFD}" : $0 }))
+        text.unicodeScalars.map {
+          $0.properties.generalCategory == .control || $0.properties.isBidiControl ? "\u{FFFD}" : $0
+        }))
+  }
+
+  /// Text with its bidirectional controls replaced by U+FFFD, lines and all else kept: what `show` prints of a
+  /// journal file, which may predate their neutralising (or hold the user's own notes).
+  package static func neutralisingBidiControls(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: \.properties.isBidiControl) else { return text }
+    return String(String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.isBidiControl ? "\u{FFFD}" : $0 }))
+  }
+
+  /// JSON with its bidirectional controls written as `\uXXXX` escapes: the same strings for a program, plain text
+  /// on a terminal. Only valid inside JSON strings, where these characters can only be.
+  package static func escapingBidiControlsInJSON(_ json: String) -> String {
+    guard json.unicodeScalars.contains(where: \.properties.isBidiControl) else { return json }
+    var result = ""
+    for scalar in json.unicodeScalars {
+      if scalar.properties.isBidiControl {
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        result += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+      } else {
+        result.unicodeScalars.append(scalar)
+      }
+    }
+    return result
   }
 
   /// Subjects longer than this many characters are cut in the journal file (`show --json` keeps them whole).

@@ -4,12 +4,17 @@ import GitReader
 import Support
 
 /// Gets the day's sentence when it can be had and returns nil otherwise: no server, a slow or broken one,
-/// a pause after a failure, or an answer the guard rejects. Nothing here is an error for the journal.
+/// a pause after a failure, or two answers the guard rejects. Nothing here is an error for the journal.
 public actor Narrator {
   private let engine: any NarrativeEngine
+  /// The engine with a shorter timeout, for a second try that only has what the first left: the HTTP client's own
+  /// deadline then bounds it, with no timer task that a busy thread pool could run late.
+  private let engineWithTimeout: @Sendable (Double) -> any NarrativeEngine
   private let cache: SentenceCache
   private let backoff: Backoff
   private let retryDelay: Double
+  /// Seconds for a day's sentence, both tries included.
+  private let deadline: Double
   private let now: @Sendable () -> Date
   private let log: @Sendable (String) -> Void
   private var healthCheck: Task<ServerHealth, Never>?
@@ -25,15 +30,18 @@ public actor Narrator {
   private var retriesLeft = 1
 
   init(
-    engine: any NarrativeEngine, cache: SentenceCache, backoff: Backoff, retryDelay: Double,
+    engine: any NarrativeEngine, engineWithTimeout: @escaping @Sendable (Double) -> any NarrativeEngine,
+    cache: SentenceCache, backoff: Backoff, retryDelay: Double, deadline: Double,
     now: @escaping @Sendable () -> Date, log: @escaping @Sendable (String) -> Void
   ) {
     self.engine = engine
+    self.engineWithTimeout = engineWithTimeout
     self.cache = cache
     self.backoff = backoff
     self.retryDelay = min(
       max(retryDelay.isNaN ? 60 : retryDelay, NarrativeSettings.retryDelayBounds.lowerBound),
       NarrativeSettings.retryDelayBounds.upperBound)
+    self.deadline = Self.boundedSeconds(deadline)
     self.now = now
     self.log = log
   }
@@ -45,10 +53,16 @@ public actor Narrator {
   ) -> Narrator? {
     let settings = settings.bounded
     guard let engine = NarrativeEngines.make(settings: settings, environment: environment, log: log) else { return nil }
+    let engineWithTimeout: @Sendable (Double) -> any NarrativeEngine = { seconds in
+      var shorter = settings
+      shorter.timeout = seconds
+      return NarrativeEngines.make(settings: shorter, environment: environment, log: { _ in }) ?? engine
+    }
     return Narrator(
-      engine: engine, cache: SentenceCache(cacheDirectory: environment.cacheDirectory, settings: settings),
+      engine: engine, engineWithTimeout: engineWithTimeout,
+      cache: SentenceCache(cacheDirectory: environment.cacheDirectory, settings: settings),
       backoff: NarrativeEngines.backoff(settings: settings, environment: environment),
-      retryDelay: settings.retryDelay, now: environment.now, log: log)
+      retryDelay: settings.retryDelay, deadline: settings.timeout, now: environment.now, log: log)
   }
 
   /// The cached sentence for these facts, without any request.
@@ -74,45 +88,86 @@ public actor Narrator {
     return min(max(remaining, 0), retryDelay) + 0.25
   }
 
-  /// The sentence for `facts`: from the cache, or from the model when it is up and not paused.
+  /// The sentence for `facts`: from the cache, or from the model when it is up and not paused. An answer the guard
+  /// rejects is asked for once more, with the reason, within the same deadline; when that one is rejected too the
+  /// day keeps its factual line, and these facts are not asked about again (SentenceCache's rejections).
   public func sentence(for facts: DayFacts, calendar: JournalCalendar) async -> String? {
     guard !facts.isEmpty else { return nil }
     let signature = facts.signature(calendar: calendar)
     if let cached = cache.sentence(signature: signature) { return cached }
+    if let rejection = cache.rejection(signature: signature) {
+      log("\(facts.day): no request, the answers for these facts were rejected before (\(rejection))")
+      return nil
+    }
     if backoff.current(now: now()) != nil { return nil }
     if let pausedUntil, now() < pausedUntil { return nil }
     guard await isServerUp() else { return nil }
 
     let prompt = Prompt(facts: facts, calendar: calendar)
-    let raw: String
-    backoff.markRequest(for: retryDelay, now: now())
-    do {
-      generations += 1
-      raw = try await engine.write(system: prompt.system, prompt: prompt.user)
-      backoff.endRequest()
-    } catch is CancellationError {
-      backoff.endRequest()
-      return nil
-    } catch {
-      if Task.isCancelled {
-        backoff.endRequest()
+    let grounding = Grounding(facts: facts)
+    let clock = ContinuousClock()
+    let start = clock.now
+    var asked = prompt
+    var reasons: [String] = []
+    for attempt in 1...Self.maximumTries {
+      let elapsed = start.duration(to: clock.now).components
+      let remaining = deadline - Double(elapsed.seconds) - Double(elapsed.attoseconds) / 1e18
+      if attempt > 1 && remaining < Self.shortestTry {
+        log("\(facts.day): no time left for another try within narrative.timeout; the day keeps its factual line")
         return nil
       }
-      if case NarrativeError.unreachable = error {
-        fail("\(facts.day): \(error)", answered: false)
-      } else {
-        fail("\(facts.day): \(error)", answered: true)
+      let raw: String
+      backoff.markRequest(for: retryDelay, now: now())
+      do {
+        generations += 1
+        raw = try await (attempt == 1 ? engine : engineWithTimeout(remaining)).write(
+          system: asked.system, prompt: asked.user)
+        backoff.endRequest()
+      } catch is CancellationError {
+        backoff.endRequest()
+        return nil
+      } catch {
+        if Task.isCancelled {
+          backoff.endRequest()
+          return nil
+        }
+        if attempt > 1 && start.duration(to: clock.now) >= .seconds(deadline - Self.shortestTry) {
+          // The second try had only what the first left: no sign of a broken server, so no pause, and nothing
+          // remembered (the next run asks again).
+          backoff.endRequest()
+          log("\(facts.day): no second answer within narrative.timeout; the day keeps its factual line")
+          return nil
+        }
+        if case NarrativeError.unreachable = error {
+          fail("\(facts.day): \(error)", answered: false)
+        } else {
+          fail("\(facts.day): \(error)", answered: true)
+        }
+        return nil
       }
-      return nil
+      switch SentenceGuard.check(raw, prompt: prompt.user, grounding: grounding) {
+      case .accepted(let sentence):
+        try? cache.store(sentence, signature: signature)
+        return sentence
+      case .rejected(let reason):
+        reasons.append(reason)
+        log("\(facts.day): sentence rejected, \(reason): \(raw.prefix(200).replacingOccurrences(of: "\n", with: " "))")
+        asked = prompt.retrying(after: reason)
+      }
     }
-    switch SentenceGuard.check(raw, prompt: prompt.user) {
-    case .accepted(let sentence):
-      try? cache.store(sentence, signature: signature)
-      return sentence
-    case .rejected(let reason):
-      log("\(facts.day): sentence rejected, \(reason): \(raw.prefix(200).replacingOccurrences(of: "\n", with: " "))")
-      return nil
-    }
+    try? cache.storeRejection(reasons.joined(separator: "; "), signature: signature)
+    return nil
+  }
+
+  /// The first answer and one more after a rejection.
+  static let maximumTries = 2
+
+  /// Seconds below which a second try is not started: no model answers that fast.
+  static let shortestTry = 0.1
+
+  /// Seconds as a `Duration` can hold them: a configured 1e300 is a year.
+  static func boundedSeconds(_ seconds: Double) -> Double {
+    seconds.isFinite ? min(max(seconds, 0), 365 * 86_400) : 365 * 86_400
   }
 
   /// One health check per process, shared by concurrent callers. Cancelling the caller that started it cancels its

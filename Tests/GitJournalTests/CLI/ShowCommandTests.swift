@@ -200,4 +200,28 @@ import Testing
     #expect(shown.standardOutput == sandbox.journalFile("2026-03-10"))
     #expect(shown.standardOutput.hasSuffix("My own words.\n"))
   }
+
+  /// `show` neutralises bidirectional controls in subjects: in the file it writes, in a file written before
+  /// (printed with U+FFFD), and in JSON (escaped as \u202E, so a program still reads the subject as it is).
+  @Test func bidiControlsAreNeutralised() async throws {
+    let subject = "Fix the \u{202E}fdp.exe\u{202C} loader"
+    try app.commit(file: "a", content: "1\n", message: subject, date: "2026-03-10T09:00:00Z")
+    let computed = await sandbox.run("show", "2026-03-10")
+    #expect(computed.standardOutput.contains("Fix the \u{FFFD}fdp.exe\u{FFFD} loader"), "\(computed)")
+
+    let json = await sandbox.run("show", "2026-03-10", "--json")
+    #expect(!json.standardOutput.unicodeScalars.contains(where: { $0.properties.isBidiControl }))
+    #expect(json.standardOutput.contains(#"Fix the \u202Efdp.exe\u202C loader"#), "\(json.standardOutput)")
+    let report = try JSONDecoder().decode(DayReport.self, from: Data(json.standardOutput.utf8))
+    #expect(report.projects.first?.commits.first?.subject == subject)
+
+    #expect(await sandbox.run("rebuild", "2026-03-10").status == 0)
+    let written = try #require(sandbox.journalFile("2026-03-10"))
+    #expect(!written.unicodeScalars.contains(where: { $0.properties.isBidiControl }))
+    // A file from before (or the user's own notes) with the raw characters: shown neutralised.
+    let path = sandbox.journalDirectory + "/2026-03-10.md"
+    try (written + "\nMy note on \u{202E}txt.exe\n").write(toFile: path, atomically: true, encoding: .utf8)
+    let shown = await sandbox.run("show", "2026-03-10")
+    #expect(shown.standardOutput.hasSuffix("My note on \u{FFFD}txt.exe\n"), "\(shown.standardOutput)")
+  }
 }

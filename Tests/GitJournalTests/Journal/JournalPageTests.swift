@@ -70,6 +70,20 @@ import Testing
     #expect(JournalMerger.merge(page: page, into: nil, day: JournalFixtures.day) == expected)
   }
 
+  /// Bidirectional controls in a subject or a project name would make the line read as something else in an
+  /// editor or a viewer ("Trojan Source"): each becomes U+FFFD, the rest of the text stays.
+  @Test func bidiControlsBecomeReplacementCharacters() {
+    let facts = JournalFixtures.facts(
+      subjects: ["Fix the \u{202E}fdp.exe\u{202C} loader", "Isolate \u{2067}this\u{2069} and \u{200F}mark"],
+      project: "we\u{202D}b")
+    let body = JournalPage(facts: facts, narrative: nil, calendar: JournalFixtures.calendar).blockBody
+    #expect(!body.unicodeScalars.contains(where: { $0.properties.isBidiControl }), "\(body.debugDescription)")
+    #expect(body.contains("## we\u{FFFD}b"))
+    #expect(body.contains("Fix the \u{FFFD}fdp.exe\u{FFFD} loader"))
+    #expect(body.contains("Isolate \u{FFFD}this\u{FFFD} and \u{FFFD}mark"))
+    #expect(MarkdownText.terminalSafe("we\u{202E}b") == "we\u{FFFD}b")
+  }
+
   @Test func anEmptyDaySaysSo() {
     let page = JournalPage(
       facts: DayFacts(day: JournalFixtures.day, projects: []), narrative: nil, calendar: JournalFixtures.calendar)

@@ -18,7 +18,7 @@ import Testing
   static let days = [("2026-03-08", "alpha"), ("2026-03-09", "bravo"), ("2026-03-10", "charlie")]
 
   /// A sentence per day, so that a file holding another day's sentence is caught.
-  static func sentence(for word: String) -> String { "Ada spent the day on the \(word) feature." }
+  static func sentence(for word: String) -> String { "I spent the day on the \(word) module." }
 
   /// An Ollama that writes the sentence of whichever day the prompt is about.
   static func dayAwareOllama(failing fault: ServerFault? = nil) -> ModelServer.Script {
@@ -148,13 +148,18 @@ import Testing
     }
   }
 
-  /// A sentence the guard rejects never reaches the file; `narrative.log` says why.
+  /// A sentence the guard rejects never reaches the file (each day is asked twice); `narrative.log` says why, and
+  /// the next rebuild does not ask about the same facts again.
   @Test func rejectedSentenceLeavesTheFactsAlone() async throws {
     try await DedicatedThread.run {
-      server.setScript(ModelBehaviour(.ollama, sentence: "Ada pushed 9731 commits before lunch.").script)
+      server.setScript(ModelBehaviour(.ollama, sentence: "I pushed 9731 commits before lunch.").script)
       let result = try rebuild()
       #expect(result.status == 0, "\(result)")
-      #expect(server.generationRequestCount == 3)
+      #expect(server.generationRequestCount == 6)
+      let seen = server.requests.count
+      let again = try rebuild()
+      #expect(again.status == 0, "\(again)")
+      #expect(server.requests.count == seen, "asked again: \(server.requests.suffix(3).map(\.path))")
       for (day, _) in Self.days {
         #expect(firstLine(day)?.hasPrefix("1 commit in 1 project") == true)
         #expect(sandbox.journalFile(day)?.contains("9731") == false)
@@ -162,6 +167,53 @@ import Testing
       let log = sandbox.scratch.read("home/.local/state/gitjournal/narrative.log") ?? ""
       #expect(log.contains("rejected") && log.contains("9731"), "narrative.log: \(log)")
       #expect(try shownNarrative("2026-03-10") is NSNull)
+    }
+  }
+
+  /// A sentence that says what the facts do not (issue 19: a purpose, a product) never reaches the file, though it
+  /// states no number; the grounded one of the day after does.
+  @Test func inventedSentenceLeavesTheFactsAlone() async throws {
+    try await DedicatedThread.run {
+      server.setScript { request in
+        var behaviour = ModelBehaviour(.ollama)
+        if let word = Self.days.map(\.1).first(where: { request.bodyText.contains("Refactor the \($0) module") }) {
+          behaviour.sentence =
+            word == "charlie"
+            ? "I refactored the charlie module."
+            : "I refactored the \(word) module of a journaling platform that lets users share their writing."
+        }
+        return behaviour.action(for: request)
+      }
+      let result = try rebuild()
+      #expect(result.status == 0, "\(result)")
+      #expect(firstLine("2026-03-10") == "I refactored the charlie module.")
+      for day in ["2026-03-08", "2026-03-09"] {
+        #expect(firstLine(day)?.hasPrefix("1 commit in 1 project") == true)
+        #expect(sandbox.journalFile(day)?.contains("platform") == false)
+      }
+      let log = sandbox.scratch.read("home/.local/state/gitjournal/narrative.log") ?? ""
+      #expect(log.contains("says what the facts do not ('journaling', 'platform', 'lets'"), "narrative.log: \(log)")
+    }
+  }
+
+  /// A sentence with a link or an image never reaches the file: a Markdown viewer would fetch its URL (issue 15).
+  @Test func sentenceWithAnImageLeavesTheFactsAlone() async throws {
+    try await DedicatedThread.run {
+      server.setScript { request in
+        var behaviour = ModelBehaviour(.ollama)
+        if let word = Self.days.map(\.1).first(where: { request.bodyText.contains("Refactor the \($0) module") }) {
+          behaviour.sentence = "I refactored the \(word) module ![x](http://127.0.0.1:9/\(word).png?data=module)."
+        }
+        return behaviour.action(for: request)
+      }
+      let result = try rebuild()
+      #expect(result.status == 0, "\(result)")
+      for (day, _) in Self.days {
+        #expect(firstLine(day)?.hasPrefix("1 commit in 1 project") == true)
+        #expect(sandbox.journalFile(day)?.contains("127.0.0.1") == false)
+      }
+      let log = sandbox.scratch.read("home/.local/state/gitjournal/narrative.log") ?? ""
+      #expect(log.contains("contains a URL"), "narrative.log: \(log)")
     }
   }
 

@@ -263,7 +263,7 @@ import Testing
     let seen = server.requests.count
 
     // The same facts: from the cache, in this process and in the next, with no request at all.
-    server.behave(ModelBehaviour(.ollama, sentence: "Ada turned to a different corner of the parser."))
+    server.behave(ModelBehaviour(.ollama, sentence: "I worked on the parser again."))
     #expect(await narrator.sentence(for: facts, calendar: Self.calendar) == ModelBehaviour.sentence)
     #expect(try await fixture.narrator().sentence(for: facts, calendar: Self.calendar) == ModelBehaviour.sentence)
     #expect(server.requests.count == seen)
@@ -271,12 +271,12 @@ import Testing
     // New facts for the day, or another model: a new sentence.
     let more = NarratorFixture.facts(subjects: ["Teach the parser about tabs", "Handle CRLF"])
     #expect(
-      await narrator.sentence(for: more, calendar: Self.calendar) == "Ada turned to a different corner of the parser.")
+      await narrator.sentence(for: more, calendar: Self.calendar) == "I worked on the parser again.")
     #expect(server.generationRequestCount == 2)
     fixture.settings.model = "qwen3:1.7b"
     #expect(
       try await fixture.narrator().sentence(for: facts, calendar: Self.calendar)
-        == "Ada turned to a different corner of the parser.")
+        == "I worked on the parser again.")
     #expect(server.generationRequestCount == 3)
   }
 
@@ -285,15 +285,15 @@ import Testing
   /// What the model writes and what reaches the journal.
   @Test(arguments: [
     (
-      "<think>They made 12 commits; I should say so.</think>\nAda taught the parser about tabs.",
-      "Ada taught the parser about tabs."
+      "<think>They made 12 commits; I should say so.</think>\nI taught the parser about tabs.",
+      "I taught the parser about tabs."
     ),
-    ("<think>\nreasoning\n</think>Ada taught the parser about tabs.", "Ada taught the parser about tabs."),
-    ("\"Ada taught the parser about tabs.\"", "Ada taught the parser about tabs."),
-    ("  “Ada taught the parser about tabs.”  \n", "Ada taught the parser about tabs."),
-    ("'Ada taught the parser about tabs'", "Ada taught the parser about tabs."),
-    ("Ada taught the parser about tabs. Then she went home early.", "Ada taught the parser about tabs."),
-    ("Ada taught the parser about tabs.\n\nI hope this summary helps!", "Ada taught the parser about tabs."),
+    ("<think>\nreasoning\n</think>I taught the parser about tabs.", "I taught the parser about tabs."),
+    ("\"I taught the parser about tabs.\"", "I taught the parser about tabs."),
+    ("  “I taught the parser about tabs.”  \n", "I taught the parser about tabs."),
+    ("'I taught the parser about tabs'", "I taught the parser about tabs."),
+    ("I taught the parser about tabs. Then she went home early.", "I taught the parser about tabs."),
+    ("I taught the parser about tabs.\n\nI hope this summary helps!", "I taught the parser about tabs."),
   ])
   func acceptedSentencesAreCleanedUp(raw: String, expected: String) async throws {
     let server = try ModelServer(ModelBehaviour(.ollama, sentence: raw))
@@ -303,15 +303,16 @@ import Testing
     #expect(try fixture.narrator().cachedSentence(for: facts, calendar: Self.calendar) == expected)
   }
 
-  /// Rejected text falls back to no sentence, nothing is cached, and `narrative.log` says why.
+  /// Rejected text falls back to no sentence (after one more try), no sentence is cached, and `narrative.log`
+  /// says why.
   @Test(arguments: [
     ("", "empty"),
     ("  \n\n  ", "empty"),
-    ("<think>Ada taught the parser about tabs.</think>", "empty"),
-    ("Ada made 9731 commits today.", "9731"),
-    ("Ada spent 45 minutes on the parser.", "45"),
+    ("<think>I taught the parser about tabs.</think>", "empty"),
+    ("I made 9731 commits today.", "9731"),
+    ("I spent 45 minutes on the parser.", "45"),
     (
-      "Ada taught the parser about tabs " + String(repeating: "and then kept going ", count: 20) + "until dusk.", "long"
+      "I taught the parser about tabs " + String(repeating: "and then kept going ", count: 20) + "until dusk.", "long"
     ),
   ])
   func rejectedSentencesFallBackToNothing(raw: String, reason: String) async throws {
@@ -320,7 +321,7 @@ import Testing
     let facts = NarratorFixture.facts()
     let narrator = try fixture.narrator()
     #expect(await narrator.sentence(for: facts, calendar: Self.calendar) == nil)
-    #expect(server.generationRequestCount == 1)
+    #expect(server.generationRequestCount == 2)
     #expect(narrator.cachedSentence(for: facts, calendar: Self.calendar) == nil)
     #expect(fixture.sentenceFiles.isEmpty)
     let log = fixture.log
@@ -328,9 +329,80 @@ import Testing
     #expect(log.lowercased().contains(reason), "the log does not say why (\(reason)): \(log)")
   }
 
+  // MARK: One more try, then remembered
+
+  /// An answer that says what the facts do not, for "Teach the parser about tabs".
+  static let inventedAnswer = "I taught the parser about tabs for the new website."
+
+  /// The first answer is rejected; the second request carries the reason, and its grounded answer is kept.
+  @Test(arguments: engines)
+  func aRejectedAnswerIsAskedForOnceMore(engine: NarrativeSettings.Engine) async throws {
+    let server = try ModelServer(script: { request in
+      let again = request.bodyText.contains("rejected")
+      return ModelBehaviour(engine: engine, sentence: again ? "I taught the parser about tabs." : Self.inventedAnswer)
+        .action(for: request)
+    })
+    let fixture = try NarratorFixture(url: server.baseURL, engine: engine)
+    let facts = NarratorFixture.facts()
+    #expect(
+      try await fixture.narrator().sentence(for: facts, calendar: Self.calendar) == "I taught the parser about tabs.")
+    #expect(server.healthRequestCount == 1)
+    let generations = server.requests.filter { ModelServer.generationPaths.contains($0.path) }
+    #expect(generations.count == 2)
+    #expect(generations.last?.bodyText.contains("website") == true, "the reason is not in the second request")
+    #expect(fixture.sentenceFiles.count == 1)
+    #expect(fixture.rejectionFiles.isEmpty)
+    #expect(fixture.log.contains("sentence rejected, says what the facts do not ('new', 'website')"), "\(fixture.log)")
+  }
+
+  /// Two rejected answers: the day keeps its factual line, and no process asks about these facts again (not even
+  /// a health check) until the facts or the model change.
+  @Test func twoRejectionsAreRememberedUntilTheFactsOrTheModelChange() async throws {
+    let server = try ModelServer(ModelBehaviour(.ollama, sentence: Self.inventedAnswer))
+    var fixture = try NarratorFixture(url: server.baseURL)
+    let facts = NarratorFixture.facts()
+    #expect(try await fixture.narrator().sentence(for: facts, calendar: Self.calendar) == nil)
+    #expect(server.generationRequestCount == 2)
+    #expect(fixture.rejectionFiles.count == 1)
+    #expect(!(try fixture.narrator().isBackingOff()), "a rejection is no server failure")
+
+    let seen = server.requests.count
+    #expect(try await fixture.narrator().sentence(for: facts, calendar: Self.calendar) == nil)
+    #expect(server.requests.count == seen, "asked again: \(server.requests.map(\.path))")
+    #expect(fixture.log.contains("no request, the answers for these facts were rejected before"), "\(fixture.log)")
+
+    // New facts for the day, or another model: asked again.
+    server.behave(ModelBehaviour(.ollama, sentence: "I worked on the parser."))
+    let more = NarratorFixture.facts(subjects: ["Teach the parser about tabs", "Handle CRLF"])
+    #expect(try await fixture.narrator().sentence(for: more, calendar: Self.calendar) == "I worked on the parser.")
+    fixture.settings.model = "qwen3:1.7b"
+    #expect(try await fixture.narrator().sentence(for: facts, calendar: Self.calendar) == "I worked on the parser.")
+    #expect(server.generationRequestCount == 4)
+  }
+
+  /// The second try has what the first left of narrative.timeout: a slow second answer is given up at the
+  /// deadline, without a pause (the server did answer) and without remembering the facts as rejected.
+  @Test func theSecondTryKeepsToTheSameDeadline() async throws {
+    let server = try ModelServer(script: { request in
+      let answer = ModelBehaviour(.ollama, sentence: Self.inventedAnswer).action(for: request)
+      guard ModelServer.generationPaths.contains(request.path) else { return answer }
+      return .delay(request.bodyText.contains("rejected") ? 10 : 1, then: answer)
+    })
+    let fixture = try NarratorFixture(url: server.baseURL, timeout: 2)
+    #expect(try await fixture.narrator().sentence(for: NarratorFixture.facts(), calendar: Self.calendar) == nil)
+    let generations = server.requests.filter { ModelServer.generationPaths.contains($0.path) }
+    #expect(generations.count == 2)
+    // About 1 s of the 2 were left for the second answer.
+    let second = try #require(generations.last)
+    try await expectGivenUp(second, on: server, after: 1)
+    #expect(!(try fixture.narrator().isBackingOff()))
+    #expect(fixture.rejectionFiles.isEmpty)
+    #expect(fixture.log.contains("no second answer within narrative.timeout"), "\(fixture.log)")
+  }
+
   /// Numbers the facts do contain are fine.
   @Test func numbersFromTheFactsAreKept() async throws {
-    let raw = "Ada landed 2 commits on app before lunch."
+    let raw = "I made 2 commits to app and taught the parser about tabs."
     let server = try ModelServer(ModelBehaviour(.ollama, sentence: raw))
     let facts = NarratorFixture.facts(subjects: ["Teach the parser about tabs", "Handle CRLF"])
     let fixture = try NarratorFixture(url: server.baseURL)

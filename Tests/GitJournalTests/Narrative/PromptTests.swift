@@ -40,9 +40,44 @@ struct PromptTests {
         In notes-app I committed twice: "Fix the sync crash"; "Add export". In site I committed once: "Update the \
         footer". I also committed 3 times to billing, a private project.
 
+        For example: "I worked on notes-app (fix the sync crash, add export) and site (update the footer), and \
+        committed 3 times to billing, a private project."
+
         In one sentence, what did I work on today?
         """)
     #expect(prompt.system.contains("one short sentence in the past tense"))
+  }
+
+  /// The example answer (version 3) is made of the facts alone: at most three subjects a project, their first
+  /// word lowercased unless it is a name, private projects by count.
+  @Test func theExampleIsBuiltFromTheFacts() {
+    let busy = Self.project(
+      "notes-app", ["Start the export", "Export: lists", "README: usage", "UserStore fix", "WIP"])
+    #expect(
+      Prompt.example(for: DayFacts(day: Self.day, projects: [busy]))
+        == "I worked on notes-app (start the export, export: lists, README: usage).")
+    let secret = [
+      Self.project("billing", isPrivate: true, ["Invoice Initech", "Round"]),
+      Self.project("thesis", isPrivate: true, ["Draft"]),
+    ]
+    #expect(
+      Prompt.example(for: DayFacts(day: Self.day, projects: secret))
+        == "I committed twice to billing and once to thesis, all private projects.")
+    #expect(Prompt.lowercasingFirstWord("UserStore: rename") == "UserStore: rename")
+    #expect(Prompt.lowercasingFirstWord("WIP") == "WIP")
+    #expect(Prompt.lowercasingFirstWord("Ajoute la recherche") == "ajoute la recherche")
+  }
+
+  /// An answer that copies the example is accepted: it is the facts' own words.
+  @Test(arguments: [
+    SentenceGuardTests.notesApp, SentenceGuardTests.fourProjects, SentenceGuardTests.postgres,
+    SentenceGuardTests.billing, SentenceGuardTests.flakyTest, SentenceGuardTests.accounts,
+    SentenceGuardTests.journalingPost, GroundingTests.thesisAndBilling, GroundingTests.sortAndThesis,
+    GroundingTests.french,
+  ])
+  func theExamplePassesTheGuard(_ projects: [SentenceGuardTests.Project]) {
+    let example = Prompt.example(for: SentenceGuardTests.facts(projects))
+    #expect(SentenceGuardTests.check(example, projects) == .accepted(example))
   }
 
   @Test func aPrivateProjectGivesItsNameAndCountOnly() {
@@ -71,12 +106,15 @@ struct PromptTests {
 
   /// What the guard accepts follows from the prompt: a count given as "twice" may be stated as 2.
   @Test func aCountFromThePromptMayBeStated() {
-    let user = Self.prompt([Self.project("app", ["Teach the parser about tabs", "Handle CRLF"])]).user
+    let facts = DayFacts(
+      day: Self.day, projects: [Self.project("app", ["Teach the parser about tabs", "Handle CRLF"])])
+    let user = Prompt(facts: facts, calendar: Self.calendar).user
+    let grounding = Grounding(facts: facts)
     #expect(
-      SentenceGuard.check("I landed 2 commits on the parser.", prompt: user)
-        == .accepted("I landed 2 commits on the parser."))
+      SentenceGuard.check("I made 2 commits to the parser.", prompt: user, grounding: grounding)
+        == .accepted("I made 2 commits to the parser."))
     #expect(
-      SentenceGuard.check("I landed 3 commits on the parser.", prompt: user)
-        != .accepted("I landed 3 commits on the parser."))
+      SentenceGuard.check("I made 3 commits to the parser.", prompt: user, grounding: grounding)
+        != .accepted("I made 3 commits to the parser."))
   }
 }

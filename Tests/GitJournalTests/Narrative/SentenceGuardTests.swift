@@ -43,8 +43,8 @@ struct SentenceGuardTests {
 
   static let calendar = JournalCalendar(timeZone: TimeZone(identifier: "UTC")!)
 
-  /// The prompt gitjournal sends for a day of these projects.
-  static func prompt(_ projects: [Project]) -> String {
+  /// The facts of a day of these projects.
+  static func facts(_ projects: [Project]) -> DayFacts {
     let day = Day(year: 2026, month: 10, day: 12)
     let start = calendar.window(of: day).start + 9 * 3600
     var index = 0
@@ -59,7 +59,14 @@ struct SentenceGuardTests {
       return ProjectFacts(
         name: project.name, path: "/code/\(project.name)", isPrivate: project.isPrivate, commits: commits)
     }
-    return Prompt(facts: DayFacts(day: day, projects: facts), calendar: calendar).user
+    return DayFacts(day: day, projects: facts)
+  }
+
+  /// The guard's verdict on `raw` as an answer to the prompt gitjournal sends for a day of these projects.
+  static func check(_ raw: String, _ projects: [Project]) -> SentenceGuard.Verdict {
+    let facts = facts(projects)
+    let prompt = Prompt(facts: facts, calendar: calendar)
+    return SentenceGuard.check(raw, prompt: prompt.user, grounding: Grounding(facts: facts))
   }
 
   static let notesApp: [Project] = [Project("notes-app", false, ["Fix the crash when the sync folder is missing"])]
@@ -128,7 +135,7 @@ struct SentenceGuardTests {
       "In one sentence, what did I work on today: I created a new journaling post with a hook diagram.",
       "I created a new journaling post with a hook diagram."
     ),
-    Answer(typo, "In one sentence, I worked on a website.", "I worked on a website."),
+    Answer(typo, "In one sentence, I fixed a typo in site.", "I fixed a typo in site."),
     // Quotes opened and never closed are dropped, not left dangling.
     Answer(
       flakyTest,
@@ -143,21 +150,21 @@ struct SentenceGuardTests {
     ),
     // Version numbers from the subjects are facts too ("16.x" is no sentence end).
     Answer(
-      postgres, "I worked on a custom server for a Postgres 16.x database that handled HTTP 429 from a payment API.",
-      "I worked on a custom server for a Postgres 16.x database that handled HTTP 429 from a payment API."
+      postgres, "I upgraded api-server to Postgres 16.x and handled HTTP 429 from the payment API.",
+      "I upgraded api-server to Postgres 16.x and handled HTTP 429 from the payment API."
     ),
     // "Worked on" twice is plain English, not a loop.
     Answer(
       healthAndEarlyStopping,
-      #"In one sentence, what did I work on today: "I worked on a new health endpoint status code update, and I "#
-        + #"also worked on a new early stopping optimization.""#,
-      "I worked on a new health endpoint status code update, and I also worked on a new early stopping optimization."
+      #"In one sentence, what did I work on today: "I worked on the health endpoint status code, and I "#
+        + #"also worked on early stopping.""#,
+      "I worked on the health endpoint status code, and I also worked on early stopping."
     ),
   ]
 
   @Test(arguments: accepted)
   func acceptedAnswers(_ answer: Answer) {
-    #expect(SentenceGuard.check(answer.raw, prompt: Self.prompt(answer.projects)) == .accepted(answer.expected))
+    #expect(Self.check(answer.raw, answer.projects) == .accepted(answer.expected))
   }
 
   /// Answers that are dropped, with the words the reason must contain.
@@ -179,9 +186,10 @@ struct SentenceGuardTests {
       [Project("billing", true, ["Private subject"]), Project("thesis", true, ["Private subject"])],
       "The day's work was a private affair, a private affair, a private affair.", "repeats itself"
     ),
-    // Numbers the facts do not contain: "Lens-1" (the question's "one sentence" is no fact), "256 GB".
+    // Numbers the facts do not contain: "Lens-1" (the question's "one sentence" is no fact; on this day of two
+    // projects of two commits, 1 is no count either), "256 GB".
     Answer(
-      dotfiles,
+      dotfiles + [Project("site", false, ["Post: add the hook diagram", "Post: second draft"])],
       #"I worked on a project to create a new version of the "Lens-1" project, which was a project that was "#
         + "designed to be a multi-purpose project that could be used to create multiple projects.",
       "number 1,"
@@ -261,7 +269,7 @@ struct SentenceGuardTests {
 
   @Test(arguments: rejected)
   func rejectedAnswers(_ answer: Answer) {
-    let verdict = SentenceGuard.check(answer.raw, prompt: Self.prompt(answer.projects))
+    let verdict = Self.check(answer.raw, answer.projects)
     guard case .rejected(let why) = verdict else {
       Issue.record("accepted: \(verdict)")
       return
@@ -279,8 +287,52 @@ struct SentenceGuardTests {
   ])
   func labelsAreStripped(raw: String) {
     #expect(
-      SentenceGuard.check(raw, prompt: Self.prompt(Self.notesApp))
+      Self.check(raw, Self.notesApp)
         == .accepted("I fixed the crash when the sync folder is missing."))
+  }
+
+  static let footer: [Project] = [
+    Project("site", false, ["Fix a broken link in the footer", "Update the footer layout"])
+  ]
+
+  /// Anything a Markdown viewer would fetch, render or reorder is dropped (issue 15): a way out of the machine
+  /// that the loopback rule does not cover, or text that reads as something else.
+  @Test(arguments: [
+    ("I fixed the footer ![x](https://host/t.png?data).", "contains a URL ('https://host/t.png?data"),
+    ("I fixed the footer ![x](/t.png).", "contains a Markdown link or image ('![')"),
+    ("I fixed the [footer](/about) layout.", "contains a Markdown link or image ('](')"),
+    ("I fixed the [footer][ref] layout.", "contains a Markdown link or image ('][')"),
+    ("I fixed the footer, see www.example.com for more.", "contains a URL ('www.example.com"),
+    ("I fixed the footer <https://example.com> today.", "contains a URL"),
+    ("I fixed the footer mailto:me@example.com today.", "contains a URL"),
+    ("I fixed the footer <img src=x onerror=alert(1)> today.", "contains HTML ('<img"),
+    ("I fixed the footer <!--gitjournal:end--> today.", "contains HTML ('<!--gitjournal:end--"),
+    ("I fixed the footer &#x202E; layout.", "contains HTML ('&#x202E;')"),
+    ("I fixed the `footer` layout.", "contains a code span"),
+    ("I fixed the footer\u{202E} layout.", "contains a bidirectional control character (U+202E)"),
+    ("I fixed the footer\u{2067} layout.", "contains a bidirectional control character (U+2067)"),
+    ("I fixed the footer\u{1B}[31m layout.", "contains a control character (U+001B)"),
+    ("I fixed the footer\u{7} layout.", "contains a control character (U+0007)"),
+  ])
+  func markupIsRejected(raw: String, reason: String) {
+    let verdict = Self.check(raw, Self.footer)
+    guard case .rejected(let why) = verdict else {
+      Issue.record("accepted: \(verdict)")
+      return
+    }
+    #expect(why.hasPrefix(reason), "rejected for another reason: \(why)")
+  }
+
+  /// The same words without markup stay, and so do a word like "link" and quotes around the whole answer.
+  @Test(arguments: [
+    "I fixed a broken link in the footer.", "I updated the footer layout (and fixed a link).",
+    "`I updated the footer layout.`", "I fixed the footer layout: a broken link.",
+  ])
+  func plainWordsAreNotMarkup(raw: String) {
+    guard case .accepted = Self.check(raw, Self.footer) else {
+      Issue.record("rejected: \(Self.check(raw, Self.footer))")
+      return
+    }
   }
 
   /// "Day:" is an echo where a word starts, not inside "Today:".

@@ -20,8 +20,9 @@ struct ModelBehaviour: Sendable {
     case llamaServer
   }
 
-  /// A sentence the guard accepts for any facts: no number, one sentence.
-  static let sentence = "Ada spent the day polishing the parser and tidying its tests."
+  /// A sentence the guard accepts for any facts: one sentence, no number, and only words any day may use
+  /// (Grounding.genericWords).
+  static let sentence = "I spent the day on small fixes and tidied up the code."
 
   var api: API
   /// What the model writes, before the guard.

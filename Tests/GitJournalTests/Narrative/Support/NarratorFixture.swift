@@ -46,6 +46,7 @@ struct NarratorFixture {
   var logPath: String { stateDirectory + "/narrative.log" }
   var backoffPath: String { stateDirectory + "/narrative-backoff" }
   var sentenceFiles: [String] { scratch.allFiles().filter { $0.hasPrefix("cache/gitjournal/sentences/") } }
+  var rejectionFiles: [String] { scratch.allFiles().filter { $0.hasPrefix("cache/gitjournal/rejections/") } }
 
   /// The end of the pause written after a failure, if any.
   var backoffUntil: Date? {

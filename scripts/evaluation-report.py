@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""The markdown report of scripts/evaluate-sentences.sh, from what its runs left in WORK.
+
+Per seed and day: each answer the model gave (a second one when the guard rejected the first), the guard's
+verdict, and for an accepted sentence the verdict of scripts/check-grounding.py (an independent second
+implementation of the grounding rule); then the totals and the generation time per answer.
+
+usage: evaluation-report.py WORK DAYS_FILE "SEEDS"
+"""
+import importlib.util
+import json
+import os
+import re
+import statistics
+import sys
+
+work, days_file, seeds = sys.argv[1], sys.argv[2], sys.argv[3].split()
+spec = importlib.util.spec_from_file_location(
+    "check_grounding", os.path.join(os.path.dirname(os.path.abspath(__file__)), "check-grounding.py"))
+grounding = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(grounding)
+
+rows = [line.rstrip("\n").split("|", 5) for line in open(days_file) if line.strip()]
+days = sorted({row[0] for row in rows})
+private = {"billing", "thesis"}
+names = sorted({row[1] for row in rows})
+runs = dict(line.split() for line in open(os.path.join(work, "runs.txt")))
+FACTUAL = re.compile(r"^\d+ commits? (in 1 project|across \d+ projects), \+\d+ -\d+$")
+
+
+def times(count):
+    return {1: ["once", "1 commit"], 2: ["twice", "2 commits"]}.get(count, [f"{count} times", f"{count} commits"])
+
+
+def is_about(prompt, day):
+    """Whether a prompt carries this day's facts: its projects and no other, every public subject, every
+    private count (in any prompt version's wording: "twice", "3 times" or "3 commits")."""
+    commits = [row for row in rows if row[0] == day]
+    projects = {row[1] for row in commits}
+    for name in names:
+        if (re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", prompt) is not None) != (name in projects):
+            return False
+    for project in projects:
+        mine = [row for row in commits if row[1] == project]
+        if project in private:
+            near = [rf"{re.escape(phrase)}[^.\n]*\b{project}\b|\b{project}\b[^.\n]*{re.escape(phrase)}"
+                    for phrase in times(len(mine))]
+            if not any(re.search(pattern, prompt) for pattern in near):
+                return False
+        elif not all(row[5] in prompt for row in mine):
+            return False
+    return True
+
+
+def facts(day):
+    commits = [row for row in rows if row[0] == day]
+    return {"projects": [{"name": p, "private": p in private, "subjects": [r[5] for r in commits if r[1] == p]}
+                         for p in sorted({row[1] for row in commits})]}
+
+
+def describe(day):
+    commits = [row for row in rows if row[0] == day]
+    projects = sorted({row[1] for row in commits})
+    listed = ", ".join(p + (" (private)" if p in private else "") for p in projects)
+    subjects = "; ".join(f"`{row[5]}`" for row in commits if row[1] not in private)
+    return f"{len(commits)} in {listed}" + (f": {subjects}" if subjects else "")
+
+
+def sentence(path):
+    if not os.path.exists(path):
+        return None
+    text = open(path).read()
+    block = text.split("<!-- gitjournal:begin", 1)[1].split("-->", 1)[1].split("<!-- gitjournal:end")[0]
+    first = next(line for line in block.splitlines() if line.strip())
+    return None if FACTUAL.match(first) else first
+
+
+def cell(text, limit=150):
+    text = " ".join(text.split()).replace("|", "\\|")
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def prompt_of(request):
+    try:
+        return json.loads(request["request"])["messages"][-1]["content"]
+    except (ValueError, KeyError, IndexError):
+        return ""
+
+
+def answer_of(request):
+    try:
+        return json.loads(request["response"])["choices"][0]["message"]["content"]
+    except (ValueError, KeyError, IndexError):
+        return request["response"]
+
+
+totals = {"days": 0, "accepted": 0, "first": 0, "grounded": 0, "requests": 0}
+seconds, disagreements = [], []
+for seed in seeds:
+    requests = [json.loads(line) for line in open(os.path.join(work, f"requests-{seed}.jsonl"))]
+    generations = [r for r in requests if r["path"] == "/v1/chat/completions"]
+    log = open(os.path.join(work, f"narrative-{seed}.log")).read().splitlines()
+    accepted = first = grounded = 0
+    print(f"### Seed {seed}\n")
+    print("| day | commits | the model's answers | guard | independent check |")
+    print("| --- | --- | --- | --- | --- |")
+    for day in days:
+        asked = [r for r in generations if is_about(prompt_of(r), day)]
+        seconds += [r["seconds"] for r in asked]
+        answers = " / ".join(f"{index + 1}. {cell(answer_of(r), 110)}" for index, r in enumerate(asked)) or "(none)"
+        kept = sentence(os.path.join(work, f"journal-{seed}", f"{day}.md"))
+        check = ""
+        if kept:
+            accepted += 1
+            first += len(asked) == 1
+            verdict = f"accepted ({'1st' if len(asked) == 1 else '2nd'} try): {cell(kept, 400)}"
+            check = grounding.check(facts(day), kept)
+            grounded += check == "grounded"
+            if check != "grounded":
+                disagreements.append(f"seed {seed}, {day}: {kept} ({check})")
+        else:
+            reasons = [line.split("sentence rejected, ", 1)[1].split(": ")[0] for line in log
+                       if f"{day}: sentence rejected, " in line]
+            other = next((line.split(" ", 1)[1] for line in reversed(log) if day in line), "no sentence")
+            verdict = "**rejected**: " + cell(" / ".join(reasons) or other, 160)
+        print(f"| {day[5:]} | {cell(describe(day), 130)} | {answers} | {verdict} | {check} |")
+    print(f"\nSeed {seed}: **{accepted}/{len(days)} days with a sentence** ({first} at the first try), "
+          f"{grounded}/{accepted} of them grounded by the independent check; {len(generations)} generation "
+          f"requests; `gitjournal rebuild` of the {len(days)} days took {float(runs[seed]):.1f} s.\n")
+    totals["days"] += len(days)
+    totals["accepted"] += accepted
+    totals["first"] += first
+    totals["grounded"] += grounded
+    totals["requests"] += len(generations)
+
+if seconds:
+    print(f"All seeds: {totals['accepted']}/{totals['days']} days with a sentence ({totals['first']} at the first "
+          f"try), {totals['grounded']}/{totals['accepted']} grounded by the independent check, "
+          f"{totals['requests']} generation requests. Generation time at the server per answer: "
+          f"median {statistics.median(seconds):.2f} s, max {max(seconds):.2f} s.")
+for line in disagreements:
+    print(f"- not grounded by the independent check: {line}")
