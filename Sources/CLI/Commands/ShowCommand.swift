@@ -45,7 +45,8 @@ struct ShowCommand: Command {
     if configuration.repositories.isEmpty {
       // Nothing to read: the file, if there is one, is all there is.
       guard !json && !allAuthors, let file else { throw NoRepositoriesError(configPath: configuration.configPath) }
-      context.standardOutput.write(JournalFileRenderer.render(MarkdownText.neutralisingBidiControls(file), style: style))
+      context.standardOutput.write(
+        JournalFileRenderer.render(MarkdownText.neutralisingBidiControls(file), style: style))
       return ExitStatus.success
     }
     let (facts, skipped) = await journaling.current(day, policy: .fresh(allAuthors: allAuthors))
@@ -67,7 +68,8 @@ struct ShowCommand: Command {
         text = file
       }
       // A file written before bidirectional controls were neutralised, or the user's own notes, may hold them.
-      context.standardOutput.write(JournalFileRenderer.render(MarkdownText.neutralisingBidiControls(text), style: style))
+      context.standardOutput.write(
+        JournalFileRenderer.render(MarkdownText.neutralisingBidiControls(text), style: style))
     }
     return skipped.isEmpty ? ExitStatus.success : ExitStatus.partial
   }
