@@ -230,7 +230,9 @@ import Testing
       #expect(reached, "no narrator reached the server; narrative.log: \(world.narrativeLog)")
       let offMedian = PipedRun.median(off)
       let deadMedian = PipedRun.median(dead)
-      #expect(deadMedian < offMedian + 0.2, "median commit: \(deadMedian) s with a dead model, \(offMedian) s off")
+      // A commit that waited would take the 3 s health timeout; the margin is for two cores shared with the rest
+      // of a parallel test run, not for waiting.
+      #expect(deadMedian < offMedian + 1, "median commit: \(deadMedian) s with a dead model, \(offMedian) s off")
       // Not one commit waited, the first (whose narrator surely started) included.
       #expect(dead.max()! < off.max()! + 1, "commits took \(dead) s with a dead model, \(off) s off")
       #expect(outputs.allSatisfy { $0.isEmpty }, "git commit printed: \(outputs)")

@@ -317,7 +317,9 @@ import Testing
   ])
   func rejectedSentencesFallBackToNothing(raw: String, reason: String) async throws {
     let server = try ModelServer(ModelBehaviour(.ollama, sentence: raw))
-    let fixture = try NarratorFixture(url: server.baseURL)
+    // The server answers at once; a long deadline only keeps a loaded machine from leaving no time for the
+    // second try, which this test counts.
+    let fixture = try NarratorFixture(url: server.baseURL, timeout: 10)
     let facts = NarratorFixture.facts()
     let narrator = try fixture.narrator()
     #expect(await narrator.sentence(for: facts, calendar: Self.calendar) == nil)
@@ -342,7 +344,7 @@ import Testing
       return ModelBehaviour(engine: engine, sentence: again ? "I taught the parser about tabs." : Self.inventedAnswer)
         .action(for: request)
     })
-    let fixture = try NarratorFixture(url: server.baseURL, engine: engine)
+    let fixture = try NarratorFixture(url: server.baseURL, engine: engine, timeout: 10)
     let facts = NarratorFixture.facts()
     #expect(
       try await fixture.narrator().sentence(for: facts, calendar: Self.calendar) == "I taught the parser about tabs.")
@@ -359,7 +361,7 @@ import Testing
   /// a health check) until the facts or the model change.
   @Test func twoRejectionsAreRememberedUntilTheFactsOrTheModelChange() async throws {
     let server = try ModelServer(ModelBehaviour(.ollama, sentence: Self.inventedAnswer))
-    var fixture = try NarratorFixture(url: server.baseURL)
+    var fixture = try NarratorFixture(url: server.baseURL, timeout: 10)
     let facts = NarratorFixture.facts()
     #expect(try await fixture.narrator().sentence(for: facts, calendar: Self.calendar) == nil)
     #expect(server.generationRequestCount == 2)
