@@ -8,12 +8,15 @@ import Support
 public protocol NarrativeEngine: Sendable {
   /// A quick check that the server is up, bounded by the health timeout.
   func health() async -> ServerHealth
+  /// The names of the models the server offers, from its health endpoint; nil when it does not answer as this
+  /// engine's server does. `doctor` compares them with `narrative.model`.
+  func modelNames() async -> [String]?
   /// One generation, bounded by the generation timeout. Throws `NarrativeError` on any failure.
   func write(system: String, prompt: String) async throws -> String
 }
 
 extension NarrativeEngine {
-  func isAvailable() async -> Bool { await health() == .up }
+  package func isAvailable() async -> Bool { await health() == .up }
 }
 
 /// Why no sentence could be had; logged, never shown as a failure of the journal.
@@ -24,7 +27,6 @@ public enum NarrativeError: Error, CustomStringConvertible, Equatable, Sendable 
   case unreachable(String)
   case server(status: Int, message: String)
   case invalidAnswer(String)
-  case rejected(String)
 
   public var description: String {
     switch self {
@@ -34,7 +36,6 @@ public enum NarrativeError: Error, CustomStringConvertible, Equatable, Sendable 
     case .unavailable(let reason), .unreachable(let reason): return "the model server is unavailable: \(reason)"
     case .server(let status, let message): return "the model server answered \(status): \(message)"
     case .invalidAnswer(let reason): return "the model server's answer could not be read: \(reason)"
-    case .rejected(let reason): return "the sentence was rejected: \(reason)"
     }
   }
 }
@@ -83,9 +84,14 @@ package struct JSONEndpoint: Sendable {
     }
   }
 
-  /// POSTs `body` as JSON; a non-2xx answer becomes `NarrativeError.server` with the server's own message.
-  func post(_ path: String, body: [String: Any], timeout: Double) async throws -> [String: Any] {
-    let data = try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
+  /// POSTs `body` as JSON and decodes the answer; a non-2xx answer becomes `NarrativeError.server` with the
+  /// server's own message, an answer of another shape `NarrativeError.invalidAnswer(expected)`.
+  func post<Body: Encodable, Answer: Decodable>(
+    _ path: String, body: Body, timeout: Double, answer: Answer.Type, expected: String
+  ) async throws -> Answer {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    let data = try encoder.encode(body)
     let response: HTTPClient.Response
     do {
       response = try await client.send(method: "POST", url: url(path), body: data, timeout: timeout)
@@ -93,21 +99,28 @@ package struct JSONEndpoint: Sendable {
       if case .connectionFailed = failure { throw NarrativeError.unreachable(failure.description) }
       throw NarrativeError.unavailable(failure.description)
     }
-    let object = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any]
     guard (200..<300).contains(response.status) else {
-      throw NarrativeError.server(status: response.status, message: Self.errorMessage(object, body: response.body))
+      throw NarrativeError.server(status: response.status, message: Self.errorMessage(in: response.body))
     }
-    guard let object else {
+    guard (try? JSONSerialization.jsonObject(with: response.body)) is [String: Any] else {
       throw NarrativeError.invalidAnswer(
         "not a JSON object: \(String(decoding: response.body.prefix(80), as: UTF8.self))")
     }
-    return object
+    guard let decoded = try? JSONDecoder().decode(Answer.self, from: response.body) else {
+      throw NarrativeError.invalidAnswer(expected)
+    }
+    return decoded
   }
 
-  /// Ollama says `{"error": "text"}`, OpenAI-compatible servers `{"error": {"message": "text"}}`.
-  static func errorMessage(_ object: [String: Any]?, body: Data) -> String {
-    if let text = object?["error"] as? String { return text }
-    if let nested = object?["error"] as? [String: Any], let text = nested["message"] as? String { return text }
+  /// GETs `path` and decodes it as `Answer`; nil when the server does not answer 200 with that shape.
+  func fetch<Answer: Decodable>(_ path: String, timeout: Double, as answer: Answer.Type) async -> Answer? {
+    guard let response = try? await get(path, timeout: timeout), response.status == 200 else { return nil }
+    return try? JSONDecoder().decode(Answer.self, from: response.body)
+  }
+
+  /// The server's own error message when it sent one, else the start of its answer.
+  static func errorMessage(in body: Data) -> String {
+    if let answer = try? JSONDecoder().decode(EngineMessages.ErrorAnswer.self, from: body) { return answer.message }
     let snippet = String(decoding: body.prefix(120), as: UTF8.self).replacingOccurrences(of: "\n", with: " ")
     return snippet.isEmpty ? "no details" : snippet
   }

@@ -20,8 +20,6 @@ public actor Narrator {
   private var healthCheck: Task<ServerHealth, Never>?
   /// The pause after a failure, also kept here in case the state folder cannot be written.
   private var pausedUntil: Date?
-  /// Counts of requests this narrator made, for `rebuild`'s summary.
-  public private(set) var generations = 0
   /// Whether this narrator's last failure came from a server that answered (and so may answer well after a
   /// pause, as a server loading its model does) rather than from an address where nothing listens.
   private var lastFailureWasAnswered: Bool?
@@ -103,7 +101,7 @@ public actor Narrator {
     if let pausedUntil, now() < pausedUntil { return nil }
     guard await isServerUp() else { return nil }
 
-    let prompt = Prompt(facts: facts, calendar: calendar)
+    let prompt = Prompt(facts: facts)
     let grounding = Grounding(facts: facts)
     let clock = ContinuousClock()
     let start = clock.now
@@ -119,7 +117,6 @@ public actor Narrator {
       let raw: String
       backoff.markRequest(for: retryDelay, now: now())
       do {
-        generations += 1
         raw = try await (attempt == 1 ? engine : engineWithTimeout(remaining)).write(
           system: asked.system, prompt: asked.user)
         backoff.endRequest()
@@ -220,15 +217,22 @@ package enum NarrativeEngines {
   static func make(
     settings: NarrativeSettings, environment: Environment, log: @Sendable (String) -> Void
   ) -> (any NarrativeEngine)? {
-    guard settings.engine != .off else { return nil }
-    let endpoint: JSONEndpoint
     do {
-      endpoint = try JSONEndpoint(
-        baseURL: settings.baseURL(environment: environment), allowRemote: settings.allowRemote)
+      return try engine(settings: settings, environment: environment)
     } catch {
       log(error.description)
       return nil
     }
+  }
+
+  /// The engine `settings` name, nil when the model is off; throws when its address is unusable or not this
+  /// machine's (unless `narrative.allowRemote`).
+  package static func engine(
+    settings: NarrativeSettings, environment: Environment
+  ) throws(NarrativeError) -> (any NarrativeEngine)? {
+    guard settings.engine != .off else { return nil }
+    let endpoint = try JSONEndpoint(
+      baseURL: settings.baseURL(environment: environment), allowRemote: settings.allowRemote)
     switch settings.engine {
     case .ollama: return OllamaEngine(endpoint: endpoint, settings: settings)
     case .openai: return OpenAIEngine(endpoint: endpoint, settings: settings)

@@ -12,16 +12,20 @@ struct OllamaEngine: NarrativeEngine {
     await endpoint.health("/api/tags", timeout: settings.healthTimeout)
   }
 
+  func modelNames() async -> [String]? {
+    await endpoint.fetch("/api/tags", timeout: settings.healthTimeout, as: EngineMessages.OllamaTags.self)?
+      .models.map(\.name)
+  }
+
   func write(system: String, prompt: String) async throws -> String {
-    let body: [String: Any] = [
-      "model": settings.model, "system": system, "prompt": prompt, "stream": false, "think": false,
-      // Keeps the model loaded a while after the last sentence, as Ollama's default does.
-      "keep_alive": "10m",
-      "options": ["temperature": settings.temperature, "num_predict": 120],
-    ]
-    let answer: [String: Any]
+    let body = EngineMessages.OllamaGenerate(
+      model: settings.model, system: system, prompt: prompt,
+      options: .init(temperature: settings.temperature, numPredict: 120))
     do {
-      answer = try await endpoint.post("/api/generate", body: body, timeout: settings.timeout)
+      return try await endpoint.post(
+        "/api/generate", body: body, timeout: settings.timeout, answer: EngineMessages.OllamaAnswer.self,
+        expected: "no 'response' text in Ollama's answer"
+      ).response
     } catch NarrativeError.server(404, let message) where !message.lowercased().contains("model") {
       // llama-server and other OpenAI-compatible servers answer /api/tags but have no /api/generate.
       throw NarrativeError.server(
@@ -29,9 +33,5 @@ struct OllamaEngine: NarrativeEngine {
         message: "\(message): this server has no /api/generate; if it is OpenAI-compatible (llama-server, LM Studio), "
           + "set narrative.engine = openai")
     }
-    guard let text = answer["response"] as? String else {
-      throw NarrativeError.invalidAnswer("no 'response' text in Ollama's answer")
-    }
-    return text
   }
 }

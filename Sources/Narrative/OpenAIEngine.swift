@@ -12,18 +12,20 @@ struct OpenAIEngine: NarrativeEngine {
     await endpoint.health("/v1/models", timeout: settings.healthTimeout)
   }
 
+  func modelNames() async -> [String]? {
+    await endpoint.fetch("/v1/models", timeout: settings.healthTimeout, as: EngineMessages.ModelList.self)?
+      .data.map(\.id)
+  }
+
   func write(system: String, prompt: String) async throws -> String {
-    let body: [String: Any] = [
-      "model": settings.model,
-      "messages": [["role": "system", "content": system], ["role": "user", "content": prompt]],
-      "temperature": settings.temperature, "max_tokens": 120, "stream": false,
-    ]
-    let answer = try await endpoint.post("/v1/chat/completions", body: body, timeout: settings.timeout)
-    guard let choices = answer["choices"] as? [[String: Any]],
-      let message = choices.first?["message"] as? [String: Any],
-      let text = message["content"] as? String
-    else {
-      throw NarrativeError.invalidAnswer("no choices[0].message.content in the answer")
+    let body = EngineMessages.ChatRequest(
+      model: settings.model, messages: [.init(role: "system", content: system), .init(role: "user", content: prompt)],
+      temperature: settings.temperature, maxTokens: 120)
+    let answer = try await endpoint.post(
+      "/v1/chat/completions", body: body, timeout: settings.timeout, answer: EngineMessages.ChatAnswer.self,
+      expected: "no choices[0].message.content in the answer")
+    guard let text = answer.choices.first?.message.content else {
+      throw NarrativeError.invalidAnswer("no choices[0].message.content in the answer: the choices are empty")
     }
     return text
   }

@@ -34,8 +34,8 @@ public struct Prompt: Sendable, Equatable {
   /// The user message's facts and example, without the question.
   let facts: String
 
-  /// `calendar` is not read since version 2, which leaves dates and times out of the prompt.
-  public init(facts: DayFacts, calendar: JournalCalendar) {
+  /// Dates and times are left out of the prompt (since version 2), so the facts alone make it.
+  public init(facts: DayFacts) {
     system = """
       You keep a developer's diary. Reply with one short sentence in the past tense that starts with "I" and \
       says what I did. Use only the facts given.

@@ -143,32 +143,30 @@ struct DoctorCommand: Command {
       return
     }
     let url = settings.baseURL(environment: environment)
-    let endpoint: JSONEndpoint
+    let engine: any NarrativeEngine
     do {
-      endpoint = try JSONEndpoint(baseURL: url, allowRemote: settings.allowRemote)
+      guard let made = try NarrativeEngines.engine(settings: settings, environment: environment) else { return }
+      engine = made
     } catch {
       warn("model: \(error)")
       return
     }
-    let path = settings.engine == .ollama ? "/api/tags" : "/v1/models"
-    guard let response = try? await endpoint.get(path, timeout: settings.healthTimeout), response.status == 200 else {
-      if settings.engine == .ollama,
-        let openAI = try? await endpoint.get("/v1/models", timeout: settings.healthTimeout), openAI.status == 200
-      {
-        warn("model: \(url) speaks the OpenAI API, not Ollama's; set narrative.engine = openai")
-        return
+    if await engine.isAvailable() {
+      let models = await engine.modelNames() ?? []
+      if models.isEmpty || models.contains(settings.model) || models.contains(settings.model + ":latest") {
+        ok("model: \(settings.engine.rawValue) at \(url) serves \(settings.model)")
+      } else if settings.engine == .ollama {
+        warn("model: \(settings.model) is not pulled at \(url); run 'ollama pull \(settings.model)'")
+      } else {
+        warn("model: \(url) lists \(models.joined(separator: ", ")), not \(settings.model); set narrative.model")
       }
+    } else if settings.engine == .ollama, await Self.speaksOpenAI(settings, url: url, environment: environment) {
+      warn("model: \(url) speaks the OpenAI API, not Ollama's; set narrative.engine = openai")
+      return
+    } else {
       let start = settings.engine == .ollama ? "start it with 'ollama serve'" : "start your OpenAI-compatible server"
       warn("model: no \(settings.engine.rawValue) server answers at \(url) (\(start)); the journal has facts only")
       return
-    }
-    let models = Self.modelNames(in: response.body)
-    if models.isEmpty || models.contains(settings.model) || models.contains(settings.model + ":latest") {
-      ok("model: \(settings.engine.rawValue) at \(url) serves \(settings.model)")
-    } else if settings.engine == .ollama {
-      warn("model: \(settings.model) is not pulled at \(url); run 'ollama pull \(settings.model)'")
-    } else {
-      warn("model: \(url) lists \(models.joined(separator: ", ")), not \(settings.model); set narrative.model")
     }
     let backoff = NarrativeEngines.backoff(settings: settings, environment: environment)
     if let state = backoff.current(now: environment.now()) {
@@ -177,12 +175,13 @@ struct DoctorCommand: Command {
     }
   }
 
-  /// Names from Ollama's `{"models":[{"name":...}]}` or OpenAI's `{"data":[{"id":...}]}`.
-  static func modelNames(in body: Data) -> [String] {
-    guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { return [] }
-    if let models = object["models"] as? [[String: Any]] { return models.compactMap { $0["name"] as? String } }
-    if let data = object["data"] as? [[String: Any]] { return data.compactMap { $0["id"] as? String } }
-    return []
+  /// Whether an OpenAI-compatible engine at the same address is up: the usual reason an Ollama setting fails.
+  private static func speaksOpenAI(_ settings: NarrativeSettings, url: String, environment: Environment) async -> Bool {
+    var openAI = settings
+    openAI.engine = .openai
+    openAI.url = url
+    guard let engine = try? NarrativeEngines.engine(settings: openAI, environment: environment) else { return false }
+    return await engine.isAvailable()
   }
 
   private func showRecentLog(_ log: LogFile, title: String, style: TerminalStyle, out: TextOutput) {

@@ -26,7 +26,7 @@ struct PromptTests {
   }
 
   static func prompt(_ projects: [ProjectFacts]) -> Prompt {
-    Prompt(facts: DayFacts(day: day, projects: projects), calendar: calendar)
+    Prompt(facts: DayFacts(day: day, projects: projects))
   }
 
   @Test func factsAreProseAndTheQuestionComesLast() {
@@ -108,7 +108,7 @@ struct PromptTests {
   @Test func aCountFromThePromptMayBeStated() {
     let facts = DayFacts(
       day: Self.day, projects: [Self.project("app", ["Teach the parser about tabs", "Handle CRLF"])])
-    let user = Prompt(facts: facts, calendar: Self.calendar).user
+    let user = Prompt(facts: facts).user
     let grounding = Grounding(facts: facts)
     #expect(
       SentenceGuard.check("I made 2 commits to the parser.", prompt: user, grounding: grounding)

@@ -65,7 +65,7 @@ struct SentenceGuardTests {
   /// The guard's verdict on `raw` as an answer to the prompt gitjournal sends for a day of these projects.
   static func check(_ raw: String, _ projects: [Project]) -> SentenceGuard.Verdict {
     let facts = facts(projects)
-    let prompt = Prompt(facts: facts, calendar: calendar)
+    let prompt = Prompt(facts: facts)
     return SentenceGuard.check(raw, prompt: prompt.user, grounding: Grounding(facts: facts))
   }
 
