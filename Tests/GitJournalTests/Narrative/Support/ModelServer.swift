@@ -11,7 +11,7 @@ import Foundation
 ///
 /// Nothing of gitjournal's HTTP client is mocked: the client connects, writes and reads exactly as it would with
 /// Ollama or llama-server. The server is bounded: it stops when released, when `stop()` is called, or after
-/// `lifetime` seconds, whichever comes first.
+/// `lifetime` seconds (long enough for a test on a machine busy with builds), whichever comes first.
 final class ModelServer: Sendable {
   /// One request as the server read it.
   struct Request: Sendable {
@@ -125,7 +125,7 @@ final class ModelServer: Sendable {
   var baseURL: String { "http://127.0.0.1:\(port)" }
 
   /// Starts listening at once; `script` decides every answer (it can be replaced while the server runs).
-  init(lifetime: Double = 60, script: @escaping Script) throws {
+  init(lifetime: Double = 300, script: @escaping Script) throws {
     let listener = try Self.makeListener()
     port = try Self.boundPort(listener)
     core = Core(listener: listener, script: script, stopAt: Date().addingTimeInterval(lifetime))
