@@ -113,9 +113,9 @@ import Testing
       let other = try world.makeRepository("code/other")
       _ = try world.commit(in: other, "Before any hook")
       // ~/.config/gitjournal -> ~/../code/other is the world's code/other.
-      try world.git(["config", "-f", world.configPath, "repo.app.path", "../../../code/app"], in: world.home)
-      try world.git(["config", "-f", world.configPath, "repo.other.path", "../../../code/other"], in: world.home)
-      try world.git(["config", "-f", world.configPath, "journal.dir", "journal-files"], in: world.home)
+      try world.configure("repo.app.path", "../../../code/app")
+      try world.configure("repo.other.path", "../../../code/other")
+      try world.configure("journal.dir", "journal-files")
       let otherInstalled = try world.gitjournal("install", in: other)
       try #require(otherInstalled.status == 0, "\(otherInstalled.hookTestSummary)")
 

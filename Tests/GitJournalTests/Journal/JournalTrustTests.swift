@@ -144,7 +144,7 @@ import Testing
     }
     try agree()
     // The day now starts at 23:59: today's commits (made before that) belong to yesterday.
-    try world.git(["config", "-f", world.configPath, "journal.dayStart", "23:59"], in: world.home)
+    try world.configure("journal.dayStart", "23:59")
     let shown = try world.gitjournal("show", early.day, in: app)
     #expect(!shown.standardOutput.contains(early.shortID), "show printed the stale file:\n\(shown.standardOutput)")
     try agree()

@@ -104,7 +104,7 @@ extension Reliability {
           try sandbox.configure("narrative.url", refusing)
           try sandbox.configure(key, value)
           defer {
-            try? sandbox.runGitConfigUnset(key)
+            try? sandbox.unset(key)
             unlink(sandbox.stateHome + "/gitjournal/narrative-backoff")
           }
           var ok = true
@@ -132,7 +132,7 @@ extension Reliability {
     @Test func ollamaHostWithAnImpossiblePortIsRefusedCleanly() async throws {
       try await DedicatedThread.run {
         let sandbox = try Self.sandbox(url: "http://127.0.0.1:1")
-        try sandbox.runGitConfigUnset("narrative.url")
+        try sandbox.unset("narrative.url")
         for host in ["127.0.0.1:65536", "127.0.0.1:99999999999999999999", "[::1]:70000"] {
           var environment = sandbox.binaryEnvironment
           environment["OLLAMA_HOST"] = host

@@ -123,7 +123,7 @@ extension Reliability {
       let disk = try TmpfsMount(at: mountPoint, kilobytes: 64)
       defer { disk.unmount() }
       let journalFolder = mountPoint + "/journal"
-      try world.git(["config", "-f", world.configPath, "journal.dir", journalFolder], in: world.home)
+      try world.configure("journal.dir", journalFolder)
       let repository = try world.makeRepository("code/app")
       try #require(try world.gitjournal("install", in: repository).status == 0)
       let first = try world.commit(in: repository, "Before the disk filled up")

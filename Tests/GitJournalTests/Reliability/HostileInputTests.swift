@@ -252,8 +252,8 @@ extension Reliability {
       _ = try world.commit(in: repository, "Before the config went bad")
       var passed = 0
       for (key, value) in Self.wrongValues {
-        try world.git(["config", "-f", world.configPath, key, value], in: world.home)
-        defer { _ = try? world.git(["config", "-f", world.configPath, "--unset", key], in: world.home) }
+        try world.configure(key, value)
+        defer { _ = try? world.unset(key) }
         let rebuild = try world.gitjournal("rebuild", "--no-narrative", in: repository)
         let named = rebuild.standardError.contains(key) && rebuild.standardError.contains("'\(value)'")
         #expect(rebuild.status == 1 && named, "\(key) = \(value): \(rebuild.hookTestSummary)")
@@ -360,7 +360,7 @@ extension Reliability {
       let vault = try world.scratch.makeFolder("home/vault")
       let link = world.home + "/journal-link"
       try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "Sync/journal")
-      try world.git(["config", "-f", world.configPath, "journal.dir", "~/journal-link"], in: world.home)
+      try world.configure("journal.dir", "~/journal-link")
       let repository = try installedRepository("code/app")
 
       let first = try world.commit(in: repository, "Through the folder link")

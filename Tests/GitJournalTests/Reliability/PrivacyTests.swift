@@ -63,7 +63,7 @@ extension Reliability {
       try expectRefused(["rebuild", Self.day], "rebuild")
       #expect(sandbox.journalFile(Self.day)?.contains("Teach the parser about tabs") == true)
       // No narrative.url: the Ollama engine reads OLLAMA_HOST, which is just as remote.
-      try sandbox.runGitConfigUnset("narrative.url")
+      try sandbox.unset("narrative.url")
       try expectRefused(["narrate", Self.day], environment: ["OLLAMA_HOST": "\(host):\(counter.port)"], "OLLAMA_HOST")
       #expect(!FileManager.default.fileExists(atPath: sandbox.stateHome + "/gitjournal/narrative-backoff"))
 
@@ -112,7 +112,7 @@ extension Reliability {
           #expect(run.output.split(separator: "\n").count == 1, "\(key): git commit printed \(run.output)")
           #expect(world.server.requests.isEmpty, "\(key): \(world.server.requests.map(\.path))")
           if logged.contains(named) && world.server.requests.isEmpty { passed += 1 }
-          try world.hooks.git(["config", "-f", world.hooks.configPath, "--unset", key], in: world.home)
+          try world.hooks.unset(key)
         }
 
         // A worktree of the private repository, registered by hand as another project, ahead of the private

@@ -20,14 +20,15 @@ struct CommandResult: Sendable, CustomStringConvertible {
 /// and repositories, all inside one temporary folder. Runs commands in process (`CLI.main`) or through the
 /// built binary.
 final class JournalSandbox: Sendable {
-  let scratch: ScratchDirectory
+  let scratchHome: ScratchHome
   /// `TZ` for every run; the journal's time zone unless `journal.timezone` says otherwise.
   let timeZone: String
 
-  var home: String { scratch.path("home") }
-  var configPath: String { scratch.path("home/.config/gitjournal/config") }
-  var stateHome: String { scratch.path("home/.local/state") }
-  var journalDirectory: String { scratch.path("home/journal") }
+  var scratch: ScratchDirectory { scratchHome.scratch }
+  var home: String { scratchHome.home }
+  var configPath: String { scratchHome.configPath }
+  var stateHome: String { home + "/.local/state" }
+  var journalDirectory: String { scratchHome.journalDirectory }
 
   /// The clock of in-process runs unless a test gives another: 2026-03-10 12:00 UTC.
   static let defaultNow = Date(timeIntervalSince1970: 1_773_144_000)
@@ -36,9 +37,9 @@ final class JournalSandbox: Sendable {
   /// because libgit2 reads the real process's HOME), with the journal folder and the model turned off; nil
   /// writes no config file at all.
   init(timeZone: String = "UTC", author: String? = TemporaryRepository.email) throws {
-    scratch = try ScratchDirectory("gitjournal-sandbox")
+    scratchHome = try ScratchHome(
+      "gitjournal-sandbox", name: TemporaryRepository.name, email: TemporaryRepository.email)
     self.timeZone = timeZone
-    try GitHome.write(home: home, name: TemporaryRepository.name, email: TemporaryRepository.email)
     if let author {
       try configure("journal.dir", journalDirectory)
       try configure("journal.author", author)
@@ -48,23 +49,13 @@ final class JournalSandbox: Sendable {
   }
 
   /// Sets one key in the config file with `git config -f`.
-  func configure(_ key: String, _ value: String) throws {
-    try runGitConfig(["-f", configPath, key, value])
-  }
+  func configure(_ key: String, _ value: String) throws { try scratchHome.configure(key, value) }
 
   /// Adds another value to a multi-valued key.
-  func addConfiguration(_ key: String, _ value: String) throws {
-    try runGitConfig(["-f", configPath, "--add", key, value])
-  }
+  func addConfiguration(_ key: String, _ value: String) throws { try scratchHome.addConfiguration(key, value) }
 
-  private func runGitConfig(_ arguments: [String]) throws {
-    try FileManager.default.createDirectory(
-      atPath: (configPath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-    let result = try Subprocess.run(
-      Subprocess.gitExecutable, ["config"] + arguments,
-      environment: TemporaryRepository.gitEnvironment(home: home), currentDirectory: scratch.path)
-    guard result.status == 0 else { throw ScratchError("git config \(arguments) failed: \(result.standardError)") }
-  }
+  /// Removes a key (every value of it) from the config file.
+  func unset(_ key: String) throws { try scratchHome.unset(key) }
 
   /// A new repository in the sandbox, at `repos/<folder>`.
   func makeRepository(_ folder: String, initialize: Bool = true) throws -> TemporaryRepository {
@@ -131,16 +122,10 @@ final class JournalSandbox: Sendable {
   }
 
   /// The journal file of `day`, or nil.
-  func journalFile(_ day: String) -> String? {
-    FileManager.default.contents(atPath: journalDirectory + "/\(day).md").map { String(decoding: $0, as: UTF8.self) }
-  }
+  func journalFile(_ day: String) -> String? { scratchHome.journalFile(day) }
 
-  /// The names in the journal folder (hidden ones included), sorted.
-  /// The journal folder's files, without the folder of day records (`.gitjournal`).
-  func journalFolderNames() -> [String] {
-    ((try? FileManager.default.contentsOfDirectory(atPath: journalDirectory)) ?? []).filter { $0 != ".gitjournal" }
-      .sorted()
-  }
+  /// The journal folder's files, without the folder of day records (`.gitjournal`), sorted.
+  func journalFolderNames() -> [String] { scratchHome.journalFolderNames() }
 
   /// Every file under the folder of day records, relative to it.
   func recordFileNames() -> [String] {

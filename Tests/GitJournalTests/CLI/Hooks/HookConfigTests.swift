@@ -99,7 +99,7 @@ import Testing
       try world.scratch.write(script, to: "code/app/.git/hooks/" + hook)
       try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: hooks + "/" + hook)
     }
-    try world.git(["config", "-f", world.configPath, "repo.app.path", repository], in: world.home)
+    try world.configure("repo.app.path", repository)
 
     let journaled = try world.commit(in: repository, "Commit with the default config")
     #expect(journaled.standardError.isEmpty, "\(journaled.standardError)")

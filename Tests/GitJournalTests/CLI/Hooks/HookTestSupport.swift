@@ -29,34 +29,38 @@ struct HookCommit: Sendable {
 /// environment: no XDG_* variables, no GIT_* from outside, no system git config, and a PATH on which no
 /// `gitjournal` can be found.
 final class HookWorld: Sendable {
-  let scratch: ScratchDirectory
+  let scratchHome: ScratchHome
   /// The built binary every test installs with unless it says otherwise.
   let binary: String
   /// The test process's PATH without any folder that holds a `gitjournal`.
   let searchPath: String
 
-  var home: String { scratch.path("home") }
-  var journalDirectory: String { home + "/journal" }
-  var configPath: String { home + "/.config/gitjournal/config" }
+  var scratch: ScratchDirectory { scratchHome.scratch }
+  var home: String { scratchHome.home }
+  var journalDirectory: String { scratchHome.journalDirectory }
+  var configPath: String { scratchHome.configPath }
   var hookLogPath: String { home + "/.local/state/gitjournal/hook.log" }
 
   static let email = "grace@example.com"
   static let name = "Grace Hopper"
 
   init() throws {
-    scratch = try ScratchDirectory("gitjournal-hooks")
+    scratchHome = try ScratchHome("gitjournal-hooks", name: Self.name, email: Self.email)
     binary = try BinaryRunner.executable()
     let inherited = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
     searchPath = inherited.split(separator: ":").map(String.init).filter {
       !$0.isEmpty && !FileManager.default.fileExists(atPath: $0 + "/gitjournal")
     }.joined(separator: ":")
-    try GitHome.write(home: home, name: Self.name, email: Self.email)
     // No language model: a hook would otherwise start a detached narrator that outlives the test and talks to
     // whatever Ollama server the machine runs. The hooks themselves are the same either way.
-    try FileManager.default.createDirectory(
-      atPath: (configPath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-    try git(["config", "-f", configPath, "narrative.engine", "off"], in: home)
+    try configure("narrative.engine", "off")
   }
+
+  /// Sets one key in the config file with `git config -f`.
+  func configure(_ key: String, _ value: String) throws { try scratchHome.configure(key, value) }
+
+  /// Removes a key from the config file.
+  func unset(_ key: String) throws { try scratchHome.unset(key) }
 
   /// Every child's whole environment: nothing else is inherited.
   var environment: [String: String] {
@@ -146,14 +150,10 @@ final class HookWorld: Sendable {
   }
 
   /// The journal file of `day` (`YYYY-MM-DD`), or nil when there is none.
-  func journal(_ day: String) -> String? {
-    FileManager.default.contents(atPath: journalDirectory + "/\(day).md").map { String(decoding: $0, as: UTF8.self) }
-  }
+  func journal(_ day: String) -> String? { scratchHome.journalFile(day) }
 
-  /// The journal folder's files, without the folder of day records (`.gitjournal`).
-  func journalFolderNames() -> [String] {
-    ((try? FileManager.default.contentsOfDirectory(atPath: journalDirectory)) ?? []).filter { $0 != ".gitjournal" }
-  }
+  /// The journal folder's files, without the folder of day records (`.gitjournal`), sorted.
+  func journalFolderNames() -> [String] { scratchHome.journalFolderNames() }
 
   /// The lines of the hook log (none when there is no log).
   func hookLogLines() -> [String] {

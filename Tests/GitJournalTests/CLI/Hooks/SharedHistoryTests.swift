@@ -85,7 +85,7 @@ import Testing
     let first = try world.commit(in: app, "On main")
     let worktree = world.scratch.path("code/app-feature")
     try world.git(["worktree", "add", "-q", "-b", "feature", worktree], in: app)
-    try world.git(["config", "-f", world.configPath, "repo.app-feature.path", worktree], in: world.home)
+    try world.configure("repo.app-feature.path", worktree)
     let second = try world.commit(in: worktree, "On the feature branch")
 
     _ = try gitjournal("rebuild", second.day)

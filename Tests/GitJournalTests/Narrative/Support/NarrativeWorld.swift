@@ -47,9 +47,7 @@ final class NarrativeWorld: Sendable {
     NarratorProcesses.killAll(home: hooks.home)
   }
 
-  func configure(_ key: String, _ value: String) throws {
-    try hooks.git(["config", "-f", hooks.configPath, key, value], in: home)
-  }
+  func configure(_ key: String, _ value: String) throws { try hooks.configure(key, value) }
 
   /// `narrative.log`, where the narrators say why a sentence is missing.
   var narrativeLog: String {
