@@ -57,6 +57,24 @@ public struct Day: Hashable, Comparable, Sendable, CustomStringConvertible, Coda
   /// Days from `self` to `other`.
   public func distance(to other: Day) -> Int { other.julianDayNumber - julianDayNumber }
 
+  /// The day of the week.
+  public var weekday: Weekday {
+    // The Julian day number of a Monday is a multiple of 7.
+    Weekday.allCases[((julianDayNumber % 7) + 7) % 7]
+  }
+
+  /// The first day of the month.
+  public var firstOfMonth: Day { Day(year: year, month: month, day: 1) }
+
+  /// How many days the month of `self` has.
+  public var daysInMonth: Int { Self.daysIn(month: month, year: year) }
+
+  /// The days from `self` through `last`, oldest first; empty when `last` is earlier.
+  public func through(_ last: Day) -> [Day] {
+    let count = distance(to: last)
+    return count < 0 ? [] : (0...count).map { adding(days: $0) }
+  }
+
   static func daysIn(month: Int, year: Int) -> Int {
     switch month {
     case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28

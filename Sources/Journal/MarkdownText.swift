@@ -7,7 +7,7 @@ import Support
 /// what is shown with bidirectional controls (U+202E and its kin make "Fix `exe.txt`" read as something else in
 /// an editor, a viewer or a terminal: "Trojan Source").
 package enum MarkdownText {
-  static func inline(_ text: String) -> String {
+  package static func inline(_ text: String) -> String {
     // Most subjects are printable ASCII with nothing to escape: they are returned as they are.
     let needsNoEscaping = text.utf8.allSatisfy { byte in
       byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "&") && byte != UInt8(ascii: "<")

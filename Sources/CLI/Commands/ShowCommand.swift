@@ -5,19 +5,36 @@ import Journal
 import Narrative
 import Support
 
-/// `gitjournal show`: prints a day's journal, or its facts as JSON.
+/// `gitjournal show`: prints a day's journal, or its facts as JSON; or those of a week or a range of days.
 struct ShowCommand: Command {
   static let spec = CommandSpec(
-    name: "show", abstract: "Print a day's journal (computed afresh when it has no file).",
-    usage: "show [<day>] [--json] [--all-authors]",
+    name: "show", abstract: "Print a day's journal (computed afresh when it has no file), or a week's or range's.",
+    usage: "show [<day>] [--week] [--since <day> [--until <day>]] [--json] [--all-authors]",
     options: [
-      OptionSpec(name: "json", abstract: "Print the day's facts as JSON."),
+      OptionSpec(name: "week", abstract: "The whole week of the day (journal.weekStart, default Monday)."),
+      OptionSpec(name: "since", abstract: "First day of a range.", valueName: "day"),
+      OptionSpec(name: "until", abstract: "Last day of a range.", valueName: "day", defaultValue: "today"),
+      OptionSpec(name: "json", abstract: "Print the facts as JSON."),
       OptionSpec(name: "all-authors", abstract: "Count everyone's commits, not only yours."),
     ],
-    discussion: "A day is YYYY-MM-DD, today, yesterday or -N (N days ago); with no day, today.",
-    examples: ["gitjournal show", "gitjournal show yesterday", "gitjournal show 2026-11-27 --json"])
+    discussion: """
+      A day is YYYY-MM-DD, today, yesterday or -N (N days ago); with no day, today. A week or range is printed \
+      day by day, each day with its projects and a totals line, then the totals per project and for the whole \
+      range; with --json, an object with since, until, week, the totals, the projects' totals and the list of \
+      days as 'show <day> --json' gives them.
+      """,
+    examples: [
+      "gitjournal show", "gitjournal show yesterday", "gitjournal show 2026-11-27 --json", "gitjournal show --week",
+      "gitjournal show --week -7", "gitjournal show --since 2026-11-01 --until 2026-11-30 --json",
+    ])
+
+  /// The longest range `--since` takes, about ten years: each of its days is held in memory and printed.
+  static let longestRange = 3700
 
   let dayArgument: String?
+  let week: Bool
+  let since: String?
+  let until: String?
   let json: Bool
   let allAuthors: Bool
 
@@ -26,8 +43,17 @@ struct ShowCommand: Command {
       throw UsageError(message: "show takes one day at most", spec: Self.spec)
     }
     dayArgument = arguments.positionals.first
+    week = arguments.has("week")
+    since = arguments.value("since")
+    until = arguments.value("until")
     json = arguments.has("json")
     allAuthors = arguments.has("all-authors")
+    if until != nil && since == nil {
+      throw UsageError(message: "--until needs --since", spec: Self.spec)
+    }
+    if since != nil && (week || dayArgument != nil) {
+      throw UsageError(message: "--since takes no day and no --week: it is a range of its own", spec: Self.spec)
+    }
   }
 
   func run(_ context: CommandContext) async throws -> Int32 {
@@ -38,6 +64,26 @@ struct ShowCommand: Command {
       try dayArgument.map { argument throws(UsageError) in
         try DayArgument.parse(argument, today: today, spec: Self.spec)
       } ?? today
+    if week {
+      let week = Week(containing: day, starting: configuration.weekStart)
+      return try await showRange(
+        from: week.start, through: week.last, week: week, configuration: configuration, context: context)
+    }
+    if let since {
+      let first = try DayArgument.parse(since, today: today, spec: Self.spec)
+      let last =
+        try until.map { argument throws(UsageError) in try DayArgument.parse(argument, today: today, spec: Self.spec) }
+        ?? today
+      guard first <= last else {
+        throw UsageError(message: "--since \(first) is after --until \(last)", spec: Self.spec)
+      }
+      guard first.distance(to: last) < Self.longestRange else {
+        throw UsageError(
+          message: "--since \(first) --until \(last) is longer than \(Self.longestRange) days; show a shorter range",
+          spec: Self.spec)
+      }
+      return try await showRange(from: first, through: last, week: nil, configuration: configuration, context: context)
+    }
     let journaling = Journaling(configuration: configuration, environment: context.environment)
     let store = journaling.store
     let style = TerminalStyle(output: context.standardOutput, environment: context.environment)
@@ -70,6 +116,30 @@ struct ShowCommand: Command {
       // A file written before bidirectional controls were neutralised, or the user's own notes, may hold them.
       context.standardOutput.write(
         JournalFileRenderer.render(MarkdownText.neutralisingBidiControls(text), style: style))
+    }
+    return skipped.isEmpty ? ExitStatus.success : ExitStatus.partial
+  }
+
+  /// Prints the days from `first` through `last`, read from the repositories at once.
+  private func showRange(
+    from first: Day, through last: Day, week: Week?, configuration: Configuration, context: CommandContext
+  ) async throws -> Int32 {
+    if configuration.repositories.isEmpty { throw NoRepositoriesError(configPath: configuration.configPath) }
+    let calendar = configuration.calendar
+    let journaling = Journaling(configuration: configuration, environment: context.environment)
+    let (facts, skipped) = await journaling.current(from: first, through: last, policy: .fresh(allAuthors: allAuthors))
+    for repository in skipped { context.standardError.line("warning: \(repository)") }
+    var sentences: [Day: String] = [:]
+    for day in facts.days { sentences[day.day] = journaling.sentence(for: day) }
+    if json {
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+      let data = try encoder.encode(RangeReport(facts: facts, week: week, narratives: sentences, calendar: calendar))
+      context.standardOutput.line(MarkdownText.escapingBidiControlsInJSON(String(decoding: data, as: UTF8.self)))
+    } else {
+      let style = TerminalStyle(output: context.standardOutput, environment: context.environment)
+      let text = RangeText.render(facts, week: week, sentences: sentences, calendar: calendar)
+      context.standardOutput.write(JournalFileRenderer.render(text, style: style))
     }
     return skipped.isEmpty ? ExitStatus.success : ExitStatus.partial
   }

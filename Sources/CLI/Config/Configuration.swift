@@ -14,6 +14,10 @@ public struct Configuration: Sendable {
   public var timeZone: TimeZone
   public var dayStartMinutes: Int
   public var includeMerges: Bool
+  /// The first day of a week (`show --week`, the weekly page); Monday, as in ISO 8601, unless configured.
+  public var weekStart: Weekday
+  /// Whether the hook and `rebuild` keep a page per week (`YYYY-Www.md`).
+  public var weeklyPages: Bool
   public var repositories: [RepositoryEntry]
   public var narrative: NarrativeSettings
   /// True when the config file exists; false when gitjournal fell back to the current repository.
@@ -89,6 +93,8 @@ public struct Configuration: Sendable {
     timeZone = environment.systemTimeZone
     dayStartMinutes = 0
     includeMerges = false
+    weekStart = .monday
+    weeklyPages = true
     repositories = []
     narrative = NarrativeSettings()
     hasConfigFile = false
@@ -126,6 +132,14 @@ public struct Configuration: Sendable {
           dayStartMinutes = minutes
         case ("journal", nil, "merges"):
           includeMerges = try Self.parseBool(entry.value, key: "journal.merges")
+        case ("journal", nil, "weekstart"):
+          guard let weekday = Weekday(name: entry.value) else {
+            throw .invalidValue(
+              key: "journal.weekStart", value: entry.value, expected: "a weekday such as monday or sunday")
+          }
+          weekStart = weekday
+        case ("journal", nil, "weekly"):
+          weeklyPages = try Self.parseBool(entry.value, key: "journal.weekly")
         case ("journal", nil, let key):
           throw .unknownKey(key: "journal.\(key)", suggestion: Self.closestKey(to: "journal.\(key)"))
         case ("narrative", nil, let key):
@@ -183,7 +197,10 @@ public struct Configuration: Sendable {
 
   /// Every key `help config` lists, for "did you mean".
   static let knownKeys =
-    ["journal.dir", "journal.author", "journal.timezone", "journal.dayStart", "journal.merges"] + NarrativeSettings.keys
+    [
+      "journal.dir", "journal.author", "journal.timezone", "journal.dayStart", "journal.merges", "journal.weekStart",
+      "journal.weekly",
+    ] + NarrativeSettings.keys
 
   /// The known key closest to `key`, compared without case (git's own keys are case-insensitive).
   static func closestKey(to key: String) -> String? {

@@ -52,10 +52,21 @@ struct Journaling: Sendable {
   /// The facts a refresh would write for `day` now, without writing them: read from the repositories, with what
   /// the day's record keeps of repositories not read now. What `show` prints, so that it agrees with the file.
   func current(_ day: Day, policy: ReadPolicy) async -> (facts: DayFacts, skipped: [SkippedRepository]) {
-    let reading = await reader.read(days: [day], policy: policy)
-    let read = reading.days[day] ?? DayFacts(day: day, projects: [])
-    guard !policy.allAuthors else { return (read, reading.skipped) }
-    return (read.keeping(store.record(of: day), readPaths: reading.readPaths).facts, reading.skipped)
+    let (range, skipped) = await current(from: day, through: day, policy: policy)
+    return (range.days.first ?? DayFacts(day: day, projects: []), skipped)
+  }
+
+  /// `current` for every day from `first` through `last`, the repositories read once for all of them.
+  func current(from first: Day, through last: Day, policy: ReadPolicy) async -> (
+    facts: RangeFacts, skipped: [SkippedRepository]
+  ) {
+    let days = first.through(last)
+    let reading = await reader.read(days: days, policy: policy)
+    let facts = days.map { day in
+      let read = reading.days[day] ?? DayFacts(day: day, projects: [])
+      return policy.allAuthors ? read : read.keeping(store.record(of: day), readPaths: reading.readPaths).facts
+    }
+    return (RangeFacts(first: first, last: last, days: facts), reading.skipped)
   }
 
   /// Refreshes a few days (the hook): the repositories are read and the files written while holding the

@@ -19,6 +19,8 @@ enum JournalFileRenderer {
         output.append(style.dim(line))
       } else if line.hasPrefix(JournalMerger.beginPrefix) || line.hasPrefix(JournalMerger.endPrefix) {
         continue
+      } else if line.hasPrefix("### ") {
+        output.append(style.cyan(String(line.dropFirst(4))))
       } else if line.hasPrefix("## ") {
         output.append(style.bold(style.cyan(String(line.dropFirst(3)))))
       } else if line.hasPrefix("# ") {
