@@ -21,6 +21,8 @@ enum HelpTopics {
     journal.timezone         IANA time zone that decides a commit's day (default: the system's, TZ)
     journal.dayStart         when a journal day starts, HH:MM (default: 00:00)
     journal.merges           count merge commits, without line changes (default: false)
+    journal.weekStart        the first day of a week for 'show --week': monday ... sunday, or mon ...
+                             sun (default: monday, as ISO 8601 weeks)
     repo.<name>.path         a journaled repository; <name> is its project name in the journal
                              (case matters); a relative path is taken from the config file's folder
     repo.<name>.private      the model gets this project's counts, never its subjects (default: false);

@@ -16,8 +16,6 @@ public struct Configuration: Sendable {
   public var includeMerges: Bool
   /// The first day of a week (`show --week`, the weekly page); Monday, as in ISO 8601, unless configured.
   public var weekStart: Weekday
-  /// Whether the hook and `rebuild` keep a page per week (`YYYY-Www.md`).
-  public var weeklyPages: Bool
   public var repositories: [RepositoryEntry]
   public var narrative: NarrativeSettings
   /// True when the config file exists; false when gitjournal fell back to the current repository.
@@ -94,7 +92,6 @@ public struct Configuration: Sendable {
     dayStartMinutes = 0
     includeMerges = false
     weekStart = .monday
-    weeklyPages = true
     repositories = []
     narrative = NarrativeSettings()
     hasConfigFile = false
@@ -138,8 +135,6 @@ public struct Configuration: Sendable {
               key: "journal.weekStart", value: entry.value, expected: "a weekday such as monday or sunday")
           }
           weekStart = weekday
-        case ("journal", nil, "weekly"):
-          weeklyPages = try Self.parseBool(entry.value, key: "journal.weekly")
         case ("journal", nil, let key):
           throw .unknownKey(key: "journal.\(key)", suggestion: Self.closestKey(to: "journal.\(key)"))
         case ("narrative", nil, let key):
@@ -199,7 +194,6 @@ public struct Configuration: Sendable {
   static let knownKeys =
     [
       "journal.dir", "journal.author", "journal.timezone", "journal.dayStart", "journal.merges", "journal.weekStart",
-      "journal.weekly",
     ] + NarrativeSettings.keys
 
   /// The known key closest to `key`, compared without case (git's own keys are case-insensitive).
