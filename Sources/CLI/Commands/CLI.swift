@@ -10,7 +10,8 @@ public enum CLI {
 
   static let commands: [RegisteredCommand] = [
     RegisteredCommand(InstallCommand.self), RegisteredCommand(UninstallCommand.self),
-    RegisteredCommand(RebuildCommand.self), RegisteredCommand(ShowCommand.self), RegisteredCommand(ReposCommand.self),
+    RegisteredCommand(RebuildCommand.self), RegisteredCommand(ShowCommand.self), RegisteredCommand(StandupCommand.self),
+    RegisteredCommand(ReposCommand.self),
     RegisteredCommand(StatsCommand.self), RegisteredCommand(CompletionsCommand.self),
     RegisteredCommand(DoctorCommand.self), RegisteredCommand(NarrateCommand.self), RegisteredCommand(HookCommand.self),
   ]
