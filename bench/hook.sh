@@ -2,7 +2,8 @@
 # How much gitjournal's post-commit hook adds to `git commit`, side by side in one hyperfine run:
 #   no hook | an empty #!/bin/sh hook | gitjournal's hook | a do-it-yourself hook running
 #   `git log --since=midnight` in each journaled repository.
-# The journal reads 10 repositories of a few thousand commits (BIG=1: one of them has 100k commits).
+# The journal reads REPOS (default 10) repositories of 3,000 commits besides the one committed in, the first ten
+# with commits today, the others quiet (see journaled_repos in lib.sh); BIG=1: the last one has 100k commits.
 # Prints hyperfine's table and the ratios the README reports.
 source "$(dirname "$0")/lib.sh"
 build_release
@@ -13,17 +14,10 @@ git config --global user.email me@example.com
 git config --global user.name Me
 export GIT_CONFIG_NOSYSTEM=1
 
-repos=()
-for i in $(seq 1 9); do
-  make_repo "$BENCH/repos/r$i" 3000 --seed "$i" --branches 4 --days 200
-  repos+=("$BENCH/repos/r$i")
-done
+mapfile -t repos < <(journaled_repos "${REPOS:-10}")
 if [ "${BIG:-0}" = 1 ]; then
   make_repo "$BENCH/repos/big" 100000 --seed 99 --branches 8 --days 2000 --files 2000
-  repos+=("$BENCH/repos/big")
-else
-  make_repo "$BENCH/repos/r10" 3000 --seed 10 --branches 4 --days 200
-  repos+=("$BENCH/repos/r10")
+  repos[${#repos[@]}-1]="$BENCH/repos/big"
 fi
 
 # Four copies of one small repository to commit in, one per variant, each journaled with the 10 others.

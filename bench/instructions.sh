@@ -4,10 +4,10 @@
 #   hook, 1 commit:   the hook after one new commit in the committing repository (three commits, each shown)
 #   rebuild cold:     `rebuild` of one 3,000-commit repository's whole history with no caches
 #   rebuild again:    the same rebuild a second time (statistics cached)
-# The world is bench/hook.sh's: 10 journaled repositories of 3,000 commits, committing in a clone of the first,
-# whose day already holds COMMITS (default 40) commits made through the hook. Commits get fixed times of today,
+# The world is bench/hook.sh's: REPOS (default 10) journaled repositories of 3,000 commits, committing in a clone
+# of the first, whose day already holds COMMITS (default 40) commits made through the hook. Commits get fixed times of today,
 # so two builds measured the same day meet the same work.
-# GITJOURNAL=<binary> measures that binary instead of building this tree's.
+# GITJOURNAL=<binary> measures that binary instead of building this tree's; HOOK_ONLY=1 leaves out the rebuild.
 source "$(dirname "$0")/lib.sh"
 build_release
 command -v valgrind >/dev/null || { echo "bench: valgrind is missing (apt-get install valgrind)" >&2; exit 1; }
@@ -21,11 +21,11 @@ rm -rf "$HOME"; mkdir -p "$HOME"
 git config --global user.email me@example.com
 git config --global user.name Me
 
-for i in $(seq 1 10); do make_repo "$BENCH/repos/r$i" 3000 --seed "$i" --branches 4 --days 200; done
+mapfile -t repos < <(journaled_repos "${REPOS:-10}")
 clone="$BENCH/commit-instructions"
 rm -rf "$clone"
 git clone -q "$BENCH/repos/r1" "$clone"
-for i in $(seq 1 10); do "$GITJOURNAL" repos add "$BENCH/repos/r$i" >/dev/null; done
+for repo in "${repos[@]}"; do "$GITJOURNAL" repos add "$repo" >/dev/null; done
 (cd "$clone" && "$GITJOURNAL" install >/dev/null)
 
 today=$(date +%F)
@@ -58,5 +58,7 @@ export HOME="$BENCH/instructions-rebuild-home"
 rm -rf "$HOME"; mkdir -p "$HOME"
 "$GITJOURNAL" repos add "$BENCH/repos/r2" >/dev/null
 first=$(git -C "$BENCH/repos/r2" log --branches --format=%ad --date=format:%Y-%m-%d | sort | sed -n 1p)
+[ "${HOOK_ONLY:-0}" = 1 ] && exit 0
+make_repo "$BENCH/repos/r2" 3000 --seed 2 --branches 4 --days 200
 echo "rebuild cold: $(millions "$(instructions "$HOME" rebuild --since "$first" --all-authors --no-narrative)")"
 echo "rebuild again: $(millions "$(instructions "$HOME" rebuild --since "$first" --all-authors --no-narrative)")"

@@ -17,6 +17,25 @@ make_repo() {
   fi
 }
 
+# journaled_repos N: the paths of N generated repositories of 3,000 commits, one a line. The first ten (r1..r10)
+# each have about a dozen commits today; the ones past ten are quiet (nothing in the last three days): clones of
+# ten generated repositories, so that a hundred take minutes to make, not a quarter of an hour.
+journaled_repos() {
+  local count="$1" i
+  for i in $(seq 1 "$count"); do
+    if [ "$i" -le 10 ]; then
+      make_repo "$BENCH/repos/r$i" 3000 --seed "$i" --branches 4 --days 200 >&2
+      echo "$BENCH/repos/r$i"
+    else
+      local base="$BENCH/repos/quiet$(( (i - 11) % 10 + 1 ))"
+      make_repo "$base" 3000 --seed "$(( 100 + (i - 11) % 10 ))" --branches 4 --days 200 \
+        --end "$(( $(date +%s) - 3 * 86400 ))" >&2
+      [ -d "$BENCH/repos/q$i/.git" ] || git clone -q "$base" "$BENCH/repos/q$i" >&2
+      echo "$BENCH/repos/q$i"
+    fi
+  done
+}
+
 # The release binary, built with the Swift runtime linked in (as install.sh builds it). GITJOURNAL=<binary>
 # measures that binary instead (another commit's build, side by side with this one's).
 build_release() {

@@ -27,11 +27,15 @@ package struct RepositoryScan {
   }
 
   package func commits(authoredFrom start: Int64?, to end: Int64?) throws(RepositoryProblem) -> ScannedRepository {
+    let stamped = stampedRead(authoredFrom: start, to: end)
+    if let read = stamped?.current() { return read }
     let repository = try Repository.openJournaled(at: path)
     // Before the author check: a fresh repository has no commits to attribute, whoever will make them.
     if repository.isEmpty {
       return ScannedRepository(isBare: repository.isBare, commits: [], commonDirectory: repository.commonDirectory)
     }
+    // Before any ref is read: whatever moves after this makes the next check miss.
+    let stamp = stamped == nil ? nil : RepositoryStamp.take(of: repository, root: path)
     let authors: AuthorFilter
     if allAuthors {
       authors = .everyone
@@ -51,11 +55,24 @@ package struct RepositoryScan {
         repository: repository, authors: authors, includeMerges: includeMerges,
         statsCache: StatsCache(folder: folder), tipTimes: TipTimes(folder: folder),
         windowCache: WindowCache(folder: reusesWindows ? folder : nil))
-      return ScannedRepository(
+      let scanned = ScannedRepository(
         isBare: repository.isBare, commits: try reader.commits(authoredFrom: start, to: end),
         commonDirectory: repository.commonDirectory)
+      stamped?.store(scanned, stamp: stamp)
+      return scanned
     } catch {
       throw .unreadable(error.message)
     }
+  }
+
+  /// Where a short span's read is kept with its stamp (see `StampedRead`), when windows are reused.
+  func stampedRead(authoredFrom start: Int64?, to end: Int64?) -> StampedRead? {
+    guard reusesWindows, let cacheDirectory, let start, let end, end - start <= WindowCache.longestSpan else {
+      return nil
+    }
+    let authorFields = allAuthors ? ["*"] : configuredAuthors.map { "=" + $0 }
+    return StampedRead(
+      cacheDirectory: cacheDirectory, root: path,
+      query: [String(start), String(end), includeMerges ? "merges" : "no-merges"] + authorFields)
   }
 }

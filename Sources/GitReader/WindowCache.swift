@@ -9,10 +9,9 @@ import Support
 /// history again; when they moved forward, it walks only the new commits. A commit in one repository thus
 /// costs each other journaled repository a reference listing and one small file read, however busy its day.
 ///
-/// The file is a `StateFile`: a record `key <hash>`, a record `tips <id>...`, one record per commit, `<id>
-/// <author time> <offset minutes> <merge 0|1> <committer time> <files> <insertions> <deletions> <name> <email>
-/// <subject>`, and a last record `end`, without which the file was cut short. A file that does not parse is a
-/// miss.
+/// The file is a `StateFile`: a record `key <hash>`, a record `tips <id>...`, one record per commit (see
+/// `WalkedCommit.fields`), and a last record `end`, without which the file was cut short. A file that does not
+/// parse is a miss.
 struct WindowCache {
   /// Spans longer than this (a rebuild) are not cached: their records are many and are not asked for again.
   static let longestSpan: Int64 = 7 * 24 * 60 * 60
@@ -66,7 +65,7 @@ struct WindowCache {
       default:
         if record.count == 1 && record.text(0) == "end" {
           isComplete = true
-        } else if !isComplete, let commit = Self.commit(from: record) {
+        } else if !isComplete, let commit = WalkedCommit(record) {
           commits.append(commit)
         } else {
           isValid = false
@@ -83,27 +82,8 @@ struct WindowCache {
   func store(_ window: Window, for key: Key) {
     guard let path else { return }
     var records = [["key", key.hash], ["tips"] + window.tips.map(\.hex)]
-    for commit in window.commits {
-      let record = commit.record
-      let numbers = [
-        record.authoredAt, Int64(record.authorOffsetMinutes), record.isMerge ? 1 : 0, commit.committed,
-        Int64(record.stats.filesChanged), Int64(record.stats.insertions), Int64(record.stats.deletions),
-      ]
-      records.append(
-        [record.id.hex] + numbers.map(String.init) + [record.authorName, record.authorEmail, record.subject])
-    }
+    records += window.commits.map(\.fields)
     records.append(["end"])
     try? StateFile.write(records, to: path)
-  }
-
-  private static func commit(from record: StateRecord) -> WalkedCommit? {
-    guard record.count == 11, let id = record.objectID(0) else { return nil }
-    let numbers = (1...7).compactMap { record.integer($0) }
-    guard numbers.count == 7, numbers[2] == 0 || numbers[2] == 1 else { return nil }
-    let commit = CommitRecord(
-      id: id, authorName: record.text(8), authorEmail: record.text(9), authoredAt: numbers[0],
-      authorOffsetMinutes: Int(numbers[1]), subject: record.text(10), isMerge: numbers[2] == 1,
-      stats: DiffStats(filesChanged: Int(numbers[4]), insertions: Int(numbers[5]), deletions: Int(numbers[6])))
-    return WalkedCommit(record: commit, committed: numbers[3])
   }
 }

@@ -1,0 +1,94 @@
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// What `stat` says of one path, as far as it tells one version of the path from the next: the inode, the size,
+/// and the modification and change times. Git and libgit2 write a ref, HEAD, packed-refs or a config file to a
+/// lock file and rename it over the old one, which gives the path a new inode and changes both times of its
+/// folder; a tool that writes in place changes the file's own times (and `ctime` cannot be set back).
+struct PathStamp: Equatable {
+  enum Kind: Equatable {
+    /// Nothing at the path.
+    case absent
+    /// Only which file or folder it is (device and inode): a `.git` folder or a working tree, whose times move
+    /// with every index write and say nothing about the refs.
+    case node
+    /// Inode, size and both times.
+    case full
+  }
+
+  var kind: Kind
+  var isFolder = false
+  var device: UInt64 = 0
+  var inode: UInt64 = 0
+  var size: Int64 = 0
+  var modified = Timestamp()
+  var changed = Timestamp()
+
+  struct Timestamp: Equatable {
+    var seconds: Int64 = 0
+    var nanoseconds: Int64 = 0
+  }
+
+  /// The stamp of `path` now (symlinks followed), of the given kind when something is there.
+  init(path: String, kind: Kind) {
+    var info = stat()
+    guard stat(path, &info) == 0 else {
+      self.kind = .absent
+      return
+    }
+    self.kind = kind
+    isFolder = (info.st_mode & S_IFMT) == S_IFDIR
+    device = UInt64(info.st_dev)
+    inode = UInt64(info.st_ino)
+    guard kind == .full else { return }
+    size = Int64(info.st_size)
+    #if canImport(Glibc)
+      modified = Timestamp(seconds: Int64(info.st_mtim.tv_sec), nanoseconds: Int64(info.st_mtim.tv_nsec))
+      changed = Timestamp(seconds: Int64(info.st_ctim.tv_sec), nanoseconds: Int64(info.st_ctim.tv_nsec))
+    #else
+      modified = Timestamp(seconds: Int64(info.st_mtimespec.tv_sec), nanoseconds: Int64(info.st_mtimespec.tv_nsec))
+      changed = Timestamp(seconds: Int64(info.st_ctimespec.tv_sec), nanoseconds: Int64(info.st_ctimespec.tv_nsec))
+    #endif
+  }
+
+  init(kind: Kind, isFolder: Bool, device: UInt64, inode: UInt64, size: Int64, modified: Timestamp, changed: Timestamp)
+  {
+    self.kind = kind
+    self.isFolder = isFolder
+    self.device = device
+    self.inode = inode
+    self.size = size
+    self.modified = modified
+    self.changed = changed
+  }
+
+  static let absent = PathStamp(
+    kind: .absent, isFolder: false, device: 0, inode: 0, size: 0, modified: Timestamp(), changed: Timestamp())
+
+  /// Whether a change made after `now` could leave this stamp as it is. The kernel stamps files from a clock
+  /// that lags the real one by up to a tick (at most 10 ms), and some file systems keep whole seconds (or two,
+  /// FAT): a path changed within that much of the moment it was stamped may change again and keep its times,
+  /// as git's index does with "racily clean" entries. Times without nanoseconds are taken to be that coarse.
+  func isRacy(now: Timestamp) -> Bool {
+    guard kind == .full else { return false }
+    let isCoarse = modified.nanoseconds == 0 && changed.nanoseconds == 0
+    let margin: Int64 = isCoarse ? 3_000_000_000 : 100_000_000
+    let latest = max(modified.total, changed.total)
+    return latest > now.total - margin
+  }
+}
+
+extension PathStamp.Timestamp {
+  /// Nanoseconds since 1970.
+  var total: Int64 { seconds &* 1_000_000_000 &+ nanoseconds }
+
+  /// The real-time clock now.
+  static var now: PathStamp.Timestamp {
+    var time = timespec()
+    clock_gettime(CLOCK_REALTIME, &time)
+    return PathStamp.Timestamp(seconds: Int64(time.tv_sec), nanoseconds: Int64(time.tv_nsec))
+  }
+}

@@ -1,0 +1,138 @@
+import CLibgit2
+import Support
+
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The file-system state that decides what a journal read of one repository gives, besides its objects (which
+/// never change): while every path here stamps as it did, the branch tips, HEAD, the config (the author's
+/// address, the mailmap's settings) and the mailmap files are as they were, so the read would give what it gave.
+///
+/// The paths: the configured folder and its `.git` (which repository it is), the git dir's `HEAD`, `commondir`
+/// and `config.worktree` (a linked worktree keeps its HEAD there), the common dir's `config`, `packed-refs` and
+/// `shallow`, every folder and file under `refs/heads` (a ref is written by renaming a lock file over it, which
+/// changes the times of the folder it is in; a new subfolder changes its parent's; a file changed in place
+/// changes its own), the working tree's `.mailmap` and `mailmap.file`, and the global, XDG and system config
+/// files as libgit2 finds them from `HOME` and `XDG_CONFIG_HOME`. Remote-tracking refs and tags are left out:
+/// the journal walks from local branches and HEAD only, so a fetch that moves no local branch changes nothing.
+///
+/// A stamp is only taken when these paths are all that matter; otherwise there is none and every read is full:
+/// a config file with an `include` (its targets are not stamped), `mailmap.blob` set (it may name any ref), a
+/// relative `mailmap.file`, HEAD or a branch that is a symbolic ref to something outside `refs/heads`, a
+/// `reftable` folder (a reftable repository keeps its refs in `reftable/tables.list` and the tables it names,
+/// rewritten by rename on each update; stamping that list would do, but libgit2 1.5 cannot read such a
+/// repository at all), and any path changed so recently that a change made now could keep its times (see
+/// `PathStamp.isRacy`).
+struct RepositoryStamp: Equatable {
+  var entries: [(path: String, stamp: PathStamp)]
+
+  static func == (lhs: RepositoryStamp, rhs: RepositoryStamp) -> Bool {
+    lhs.entries.count == rhs.entries.count
+      && zip(lhs.entries, rhs.entries).allSatisfy { $0.path == $1.path && $0.stamp == $1.stamp }
+  }
+
+  /// Whether every path still stamps as it did.
+  var isCurrent: Bool {
+    entries.allSatisfy { PathStamp(path: $0.path, kind: $0.stamp.kind == .absent ? .full : $0.stamp.kind) == $0.stamp }
+  }
+
+  /// The stamp of `repository`, opened from the configured folder `root`, or nil when the paths above are not
+  /// all that decide a read. Take it before reading any ref: a ref that moves after the stamp makes the next
+  /// check miss, which costs a read, never a commit.
+  static func take(of repository: Repository, root: String) -> RepositoryStamp? {
+    guard let home = environment("HOME") else { return nil }
+    let now = PathStamp.Timestamp.now
+    let gitDirectory = repository.gitDirectory
+    let common = repository.commonDirectory
+    var stamp = RepositoryStamp(entries: [])
+    func add(_ path: String, _ kind: PathStamp.Kind = .full) {
+      stamp.entries.append((path, PathStamp(path: path, kind: kind)))
+    }
+    add(root, .node)
+    let dotGit = PathStamp(path: root + "/.git", kind: .full)
+    stamp.entries.append((root + "/.git", dotGit.isFolder ? PathStamp(path: root + "/.git", kind: .node) : dotGit))
+    add(gitDirectory + "/HEAD")
+    add(gitDirectory + "/commondir")
+    add(gitDirectory + "/config.worktree")
+    add(common + "/packed-refs")
+    add(common + "/shallow")
+    add(common + "/reftable")
+    let configs = [
+      common + "/config", gitDirectory + "/config.worktree", home + "/.gitconfig",
+      (environment("XDG_CONFIG_HOME") ?? home + "/.config") + "/git/config", "/etc/gitconfig",
+    ]
+    for config in configs where config != gitDirectory + "/config.worktree" { add(config) }
+    if let workingDirectory = repository.workingDirectory { add(workingDirectory + "/.mailmap") }
+    if let file = repository.configString("mailmap.file") {
+      guard file.hasPrefix("/") else { return nil }
+      add(file)
+    }
+    guard repository.configString("mailmap.blob") == nil else { return nil }
+    guard addRefs(common + "/refs/heads", to: &stamp) else { return nil }
+
+    guard stamp.entries.allSatisfy({ !$0.stamp.isRacy(now: now) }) else { return nil }
+    guard stamp.entries.first(where: { $0.path == common + "/reftable" })?.stamp.kind == .absent else { return nil }
+    guard libgit2ConfigFiles().allSatisfy(configs.contains) else { return nil }
+    for config in configs {
+      guard let text = contents(config), !text.lowercased().contains("include") else { return nil }
+    }
+    guard isLocalBranchOrDetached(contents(gitDirectory + "/HEAD")) else { return nil }
+    return stamp
+  }
+
+  /// Adds `folder` and everything below it; false when a file in it is a symbolic ref outside `refs/heads`.
+  private static func addRefs(_ folder: String, to stamp: inout RepositoryStamp) -> Bool {
+    let folderStamp = PathStamp(path: folder, kind: .full)
+    stamp.entries.append((folder, folderStamp))
+    guard folderStamp.kind != .absent, let directory = opendir(folder) else { return true }
+    defer { closedir(directory) }
+    var names: [String] = []
+    while let entry = readdir(directory) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+      if name != "." && name != ".." { names.append(name) }
+    }
+    for name in names.sorted() {
+      let path = folder + "/" + name
+      let entry = PathStamp(path: path, kind: .full)
+      if entry.isFolder {
+        guard addRefs(path, to: &stamp) else { return false }
+        continue
+      }
+      stamp.entries.append((path, entry))
+      // A ref holding an id is 41 bytes (SHA-1) or 65 (SHA-256); anything else is read to see where it points.
+      if entry.size != 41 && entry.size != 65 && !isLocalBranchOrDetached(contents(path)) { return false }
+    }
+    return true
+  }
+
+  /// True for the contents of HEAD or a ref that holds an id or names a local branch (nil: unreadable).
+  private static func isLocalBranchOrDetached(_ text: String?) -> Bool {
+    guard let text else { return false }
+    return !text.hasPrefix("ref:") || text.hasPrefix("ref: refs/heads/")
+  }
+
+  /// The global, XDG and system config files libgit2 reads, where they exist.
+  private static func libgit2ConfigFiles() -> [String] {
+    LibGit2.ensureInitialized()
+    let finders = [git_config_find_global, git_config_find_xdg, git_config_find_system]
+    return finders.compactMap { find in
+      var buffer = git_buf()
+      defer { git_buf_dispose(&buffer) }
+      guard find(&buffer) == 0, let path = buffer.ptr else { return nil }
+      return String(cString: path)
+    }
+  }
+
+  /// The file's text, empty when there is none, nil when it cannot be read.
+  private static func contents(_ path: String) -> String? {
+    do throws(SystemError) { return try AtomicFile.read(path) ?? "" } catch { return nil }
+  }
+
+  private static func environment(_ name: String) -> String? {
+    guard let value = getenv(name), value.pointee != 0 else { return nil }
+    return String(cString: value)
+  }
+}

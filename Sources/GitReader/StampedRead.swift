@@ -1,0 +1,139 @@
+import Support
+
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The last short-span read of one configured repository, kept with the stamp of what decided it (see
+/// `RepositoryStamp`): while the stamp holds, the hook takes the read from here without opening the repository
+/// with libgit2, so a repository nobody committed in costs a few `stat` calls and one small file.
+///
+/// One `StateFile` per configured folder under `<cache>/reads-v1/`, named by a hash of the folder: a record
+/// `read <folder>`, a record `query <fields>...` (the span, the author filter, merges, `HOME` and
+/// `XDG_CONFIG_HOME`), a record `repository <bare 0|1> <common dir>`, one record per stamped path (`absent
+/// <path>`, `node <path> <folder 0|1> <device> <inode>` or `full <path> <folder 0|1> <device> <inode> <size>
+/// <mtime s> <mtime ns> <ctime s> <ctime ns>`), a record `commits`, one record per commit (see
+/// `WalkedCommit.fields`; the committer time is not kept) and a last record `end`. Anything else is a miss.
+struct StampedRead {
+  private let path: String?
+  private let root: String
+  private let query: [String]
+
+  /// `cacheDirectory` nil keeps nothing. `query` is everything besides the repository that decides the read.
+  init(cacheDirectory: String?, root: String, query: [String]) {
+    path = cacheDirectory.map { $0 + "/reads-v1/" + Self.name(of: root) + ".tsv" }
+    self.root = root
+    self.query = query + [Self.environment("HOME"), Self.environment("XDG_CONFIG_HOME")]
+  }
+
+  /// The stored read, when it was stored for this query and every stamped path stamps as it did.
+  func current() -> ScannedRepository? {
+    guard let path else { return nil }
+    var scanned = ScannedRepository(isBare: false, commits: [])
+    var index = 0
+    var inCommits = false
+    var isComplete = false
+    StateFile.read(path) { record in
+      defer { index += 1 }
+      switch index {
+      case 0: return record.count == 2 && record.text(0) == "read" && record.text(1) == root
+      case 1: return record.count == query.count + 1 && record.text(0) == "query" && matches(record, query)
+      case 2:
+        guard record.count == 3, record.text(0) == "repository", let bare = record.integer(1), bare <= 1 else {
+          return false
+        }
+        scanned.isBare = bare == 1
+        scanned.commonDirectory = record.text(2)
+        return true
+      default:
+        if inCommits {
+          if record.count == 1 && record.text(0) == "end" {
+            isComplete = true
+            return false
+          }
+          guard let commit = WalkedCommit(record) else { return false }
+          scanned.commits.append(commit.record)
+          return true
+        }
+        if record.count == 1 && record.text(0) == "commits" {
+          inCommits = true
+          return true
+        }
+        guard let (file, stamp) = Self.entry(record) else { return false }
+        return PathStamp(path: file, kind: stamp.kind == .absent ? .full : stamp.kind) == stamp
+      }
+    }
+    return isComplete ? scanned : nil
+  }
+
+  /// Keeps `scanned` under `stamp`; nil (no stamp could be trusted) removes what was kept.
+  func store(_ scanned: ScannedRepository, stamp: RepositoryStamp?) {
+    guard let path else { return }
+    guard let stamp else {
+      unlink(path)
+      return
+    }
+    var records = [
+      ["read", root], ["query"] + query, ["repository", scanned.isBare ? "1" : "0", scanned.commonDirectory],
+    ]
+    for (file, entry) in stamp.entries { records.append(Self.fields(file, entry)) }
+    records.append(["commits"])
+    records += scanned.commits.map { WalkedCommit(record: $0, committed: 0).fields }
+    records.append(["end"])
+    try? StateFile.write(records, to: path)
+  }
+
+  private func matches(_ record: StateRecord, _ fields: [String]) -> Bool {
+    fields.indices.allSatisfy { record.text($0 + 1) == fields[$0] }
+  }
+
+  private static func fields(_ file: String, _ stamp: PathStamp) -> [String] {
+    let folder = stamp.isFolder ? "1" : "0"
+    switch stamp.kind {
+    case .absent: return ["absent", file]
+    case .node: return ["node", file, folder, String(stamp.device), String(stamp.inode)]
+    case .full:
+      let numbers = [
+        stamp.size, stamp.modified.seconds, stamp.modified.nanoseconds, stamp.changed.seconds,
+        stamp.changed.nanoseconds,
+      ]
+      return ["full", file, folder, String(stamp.device), String(stamp.inode)] + numbers.map(String.init)
+    }
+  }
+
+  private static func entry(_ record: StateRecord) -> (String, PathStamp)? {
+    let file = record.text(1)
+    switch (record.text(0), record.count) {
+    case ("absent", 2): return (file, .absent)
+    case ("node", 5), ("full", 10):
+      let numbers = (2..<record.count).compactMap { record.integer($0) }
+      guard numbers.count == record.count - 2, numbers[0] <= 1, numbers[1] >= 0, numbers[2] >= 0 else { return nil }
+      let isFull = record.count == 10
+      func time(_ at: Int) -> PathStamp.Timestamp {
+        isFull ? PathStamp.Timestamp(seconds: numbers[at], nanoseconds: numbers[at + 1]) : PathStamp.Timestamp()
+      }
+      return (
+        file,
+        PathStamp(
+          kind: isFull ? .full : .node, isFolder: numbers[0] == 1, device: UInt64(numbers[1]),
+          inode: UInt64(numbers[2]), size: isFull ? numbers[3] : 0, modified: time(4), changed: time(6))
+      )
+    default: return nil
+    }
+  }
+
+  /// FNV-1a of the folder's bytes, in hex: a name, not a check (the first record holds the folder).
+  private static func name(of root: String) -> String {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in root.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+    let hex = String(hash, radix: 16)
+    return String(repeating: "0", count: 16 - hex.count) + hex
+  }
+
+  private static func environment(_ name: String) -> String {
+    guard let value = getenv(name) else { return "" }
+    return String(cString: value)
+  }
+}

@@ -1,0 +1,303 @@
+import Foundation
+import Testing
+
+@testable import GitReader
+@testable import Support
+
+/// A repository whose stamp holds is not opened (`StampedRead`); these check that whatever changes what a full
+/// read gives also breaks the stamp, one test per way refs, HEAD, the config or the mailmap can change behind
+/// the journal, and a seeded random mix of them all.
+@Suite struct StampedReadTests {
+  /// The span the reads ask for; commits are made inside it.
+  static let dayStart: Int64 = 1_780_000_000
+  static let dayEnd = dayStart + 86_400
+
+  final class World {
+    let repository: TemporaryRepository
+    let cache: String
+    var clock = StampedReadTests.dayStart + 600
+    var root: String
+    var allAuthors = true
+
+    init() throws {
+      repository = try TemporaryRepository()
+      cache = repository.owner.path("cache")
+      root = repository.path
+      try commit("First")
+    }
+
+    func date() -> String {
+      clock += 60
+      return "\(clock) +0000"
+    }
+
+    @discardableResult
+    func commit(_ message: String, in directory: String? = nil) throws -> String {
+      let environment = TemporaryRepository.identity(date: date(), committerDate: nil, email: TemporaryRepository.email)
+      try repository.git(["commit", "-q", "--allow-empty", "-m", message], environment: environment, in: directory)
+      return try repository.git(["rev-parse", "HEAD"], in: directory).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    func git(_ arguments: String...) throws { try repository.git(arguments) }
+
+    func scan(stamped: Bool) -> RepositoryScan {
+      RepositoryScan(
+        path: root, configuredAuthors: [], allAuthors: allAuthors, includeMerges: false,
+        cacheDirectory: stamped ? cache : nil, reusesWindows: stamped)
+    }
+
+    /// What a read from nothing gives.
+    func full() throws -> [CommitRecord] {
+      try scan(stamped: false).commits(authoredFrom: StampedReadTests.dayStart, to: StampedReadTests.dayEnd).commits
+    }
+
+    /// What the hook's read gives (the stored read when its stamp holds).
+    func hooked() throws -> [CommitRecord] {
+      try scan(stamped: true).commits(authoredFrom: StampedReadTests.dayStart, to: StampedReadTests.dayEnd).commits
+    }
+
+    /// Whether the hook's next read would come from the stored read without opening the repository.
+    var isStamped: Bool {
+      scan(stamped: true).stampedRead(authoredFrom: StampedReadTests.dayStart, to: StampedReadTests.dayEnd)?
+        .current() != nil
+    }
+
+    /// Lets everything changed so far age past the racy margin, then reads and stores under a stamp.
+    func settle() throws {
+      Thread.sleep(forTimeInterval: 0.15)
+      _ = try hooked()
+    }
+  }
+
+  /// Stores a read, checks that the stamp holds, changes the repository with `change`, and checks that the hook's
+  /// read equals a full read, and that the change mattered (`changesCommits`), so that a stale stamp would show.
+  func expectSeen(
+    changesCommits: Bool = true, _ world: World, _ change: () throws -> Void,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
+    try world.settle()
+    #expect(world.isStamped, "the stamp does not hold for an unchanged repository", sourceLocation: sourceLocation)
+    let before = try world.full()
+    try change()
+    let full = try world.full()
+    if changesCommits { #expect(full != before, "the change changed nothing", sourceLocation: sourceLocation) }
+    #expect(try world.hooked() == full, "the stamped read missed the change", sourceLocation: sourceLocation)
+  }
+
+  @Test func aCommit() throws {
+    let world = try World()
+    try expectSeen(world) { try world.commit("Second") }
+  }
+
+  @Test func anAmend() throws {
+    let world = try World()
+    try expectSeen(world) {
+      let environment = TemporaryRepository.identity(
+        date: world.date(), committerDate: nil, email: TemporaryRepository.email)
+      try world.repository.git(["commit", "-q", "--amend", "--allow-empty", "-m", "Amended"], environment: environment)
+    }
+  }
+
+  @Test func aReset() throws {
+    let world = try World()
+    try world.commit("Second")
+    try expectSeen(world) { try world.git("reset", "-q", "--hard", "HEAD~1") }
+  }
+
+  @Test func updateRefOnANestedBranch() throws {
+    let world = try World()
+    try world.git("branch", "feature/deep/topic")
+    let other = try world.commit("Second")
+    try world.git("reset", "-q", "--hard", "HEAD~1")
+    try expectSeen(world) { try world.git("update-ref", "refs/heads/feature/deep/topic", other) }
+  }
+
+  @Test func aRefRewrittenInPlace() throws {
+    let world = try World()
+    let other = try world.commit("Second")
+    try world.git("reset", "-q", "--hard", "HEAD~1")
+    try world.git("branch", "side")
+    try expectSeen(world) {
+      // Not the way git writes refs (it renames a lock file): the folder's times stay, the file's move.
+      let handle = try #require(FileHandle(forWritingAtPath: world.repository.path + "/.git/refs/heads/side"))
+      try handle.write(contentsOf: Data((other + "\n").utf8))
+      try handle.close()
+    }
+  }
+
+  @Test func aBranchDeletion() throws {
+    let world = try World()
+    try world.git("switch", "-q", "-c", "topic")
+    try world.commit("On topic")
+    try world.git("switch", "-q", "main")
+    try expectSeen(world) { try world.git("branch", "-q", "-D", "topic") }
+  }
+
+  @Test func packedRefsThenAPackedBranchMoved() throws {
+    let world = try World()
+    try world.git("branch", "side")
+    let other = try world.commit("Second")
+    try world.git("reset", "-q", "--hard", "HEAD~1")
+    try expectSeen(changesCommits: false, world) { try world.git("pack-refs", "--all") }
+    try expectSeen(world) { try world.git("update-ref", "refs/heads/side", other) }
+    try world.git("pack-refs", "--all")
+    try expectSeen(world) { try world.git("branch", "-q", "-D", "side") }
+  }
+
+  @Test func aCheckoutOfADetachedHead() throws {
+    let world = try World()
+    try world.git("switch", "-q", "-c", "topic")
+    try world.commit("On topic")
+    try world.git("switch", "-q", "--detach")
+    try expectSeen(changesCommits: false, world) { try world.git("branch", "-q", "-D", "topic") }
+    try expectSeen(world) { try world.git("switch", "-q", "main") }
+  }
+
+  @Test func aFetchThatMovesNoBranchKeepsTheStampAndAPullDoesNot() throws {
+    let world = try World()
+    let other = try TemporaryRepository(named: "other", in: world.repository.owner, initialize: false)
+    try world.repository.git(["clone", "-q", world.repository.path, other.path], in: world.repository.owner.path)
+    let environment = TemporaryRepository.identity(
+      date: world.date(), committerDate: nil, email: TemporaryRepository.email)
+    try other.git(["commit", "-q", "--allow-empty", "-m", "From another machine"], environment: environment)
+    try world.settle()
+    try world.git("fetch", "-q", other.path, "main:refs/remotes/laptop/main")
+    #expect(world.isStamped, "a fetch into a remote-tracking ref broke the stamp")
+    try expectSeen(world) { try world.git("merge", "-q", "--ff-only", "refs/remotes/laptop/main") }
+  }
+
+  @Test func aFetchIntoALocalBranch() throws {
+    let world = try World()
+    let other = try TemporaryRepository(named: "other", in: world.repository.owner, initialize: false)
+    try world.repository.git(["clone", "-q", world.repository.path, other.path], in: world.repository.owner.path)
+    try other.git("switch", "-q", "-c", "laptop")
+    let environment = TemporaryRepository.identity(
+      date: world.date(), committerDate: nil, email: TemporaryRepository.email)
+    try other.git(["commit", "-q", "--allow-empty", "-m", "From another machine"], environment: environment)
+    try expectSeen(world) { try world.git("fetch", "-q", other.path, "laptop:laptop") }
+  }
+
+  @Test func aMailmapEdit() throws {
+    let world = try World()
+    world.allAuthors = false
+    try world.git("config", "user.email", "ada@example.com")
+    let environment = TemporaryRepository.identity(
+      date: world.date(), committerDate: nil, email: "ada@old.example")
+    try world.repository.git(["commit", "-q", "--allow-empty", "-m", "Old address"], environment: environment)
+    try expectSeen(world) {
+      try world.repository.write("Ada Lovelace <ada@example.com> <ada@old.example>\n", to: ".mailmap")
+    }
+    let file = world.repository.owner.path("mailmap")
+    try expectSeen(changesCommits: false, world) {
+      try "".write(toFile: file, atomically: false, encoding: .utf8)
+      try world.git("config", "mailmap.file", file)
+    }
+    try world.repository.write("", to: ".mailmap")
+    try expectSeen(world) {
+      try "Ada Lovelace <ada@example.com> <ada@old.example>\n".write(toFile: file, atomically: false, encoding: .utf8)
+    }
+  }
+
+  @Test func anAuthorAddressChangedInTheConfig() throws {
+    let world = try World()
+    world.allAuthors = false
+    try world.git("config", "user.email", "ada@example.com")
+    try expectSeen(world) { try world.git("config", "user.email", "someone@else.example") }
+  }
+
+  @Test func aLinkedWorktreesHead() throws {
+    let world = try World()
+    try world.commit("Second")
+    let tree = world.repository.owner.path("tree")
+    try world.git("worktree", "add", "-q", "-b", "wt", tree)
+    world.root = tree
+    try expectSeen(world) { try world.commit("In the worktree", in: tree) }
+    try world.repository.git(["switch", "-q", "--detach"], in: tree)
+    try expectSeen(changesCommits: false, world) { try world.git("branch", "-q", "-D", "wt") }
+    // Only the worktree's own HEAD (in its git dir, not the common one) holds the last commit now.
+    try expectSeen(world) { try world.repository.git(["switch", "-q", "--detach", "HEAD~1"], in: tree) }
+  }
+
+  @Test func stampsThatMightNotTellAreNotTrusted() throws {
+    let world = try World()
+    _ = try world.hooked()
+    #expect(!world.isStamped, "a ref written a moment ago was trusted")
+    try world.settle()
+    #expect(world.isStamped)
+    try world.git("config", "include.path", world.repository.owner.path("more"))
+    try world.settle()
+    #expect(!world.isStamped, "a config with an include was trusted")
+    try world.git("config", "--unset", "include.path")
+    try world.git("config", "mailmap.blob", "refs/tags/mailmap:.mailmap")
+    try world.settle()
+    #expect(!world.isStamped, "a mailmap blob was trusted")
+    try world.git("config", "--unset", "mailmap.blob")
+    try world.git("symbolic-ref", "HEAD", "refs/remotes/origin/main")
+    try world.settle()
+    #expect(!world.isStamped, "a HEAD outside the local branches was trusted")
+  }
+
+  /// Seeded random sequences of everything above; after each step the hook's read equals a full read, and the
+  /// stamp held often enough for the comparison to mean something.
+  @Test(arguments: [11, 12] as [UInt64])
+  func stampedReadsEqualFullReads(seed: UInt64) throws {
+    let world = try World()
+    let other = try TemporaryRepository(named: "other", in: world.repository.owner, initialize: false)
+    try world.repository.git(["clone", "-q", world.repository.path, other.path], in: world.repository.owner.path)
+    var random = SeededGenerator(seed: seed)
+    var branches = ["main"]
+    var stampedSteps = 0
+    for step in 0..<40 {
+      let log = try world.repository.git("log", "--all", "--format=%H").split(separator: "\n").map(String.init)
+      let someCommit = log.randomElement(using: &random)!
+      let environment = TemporaryRepository.identity(
+        date: world.date(), committerDate: nil, email: TemporaryRepository.email)
+      switch Int.random(in: 0..<15, using: &random) {
+      case 0:
+        let name = (Bool.random(using: &random) ? "nested/" : "") + "topic\(step)"
+        try world.git("switch", "-q", "-c", name, someCommit)
+        branches.append(name)
+      case 1: _ = try world.repository.gitResult(["switch", "-q", branches.randomElement(using: &random)!])
+      case 2: _ = try world.repository.gitResult(["reset", "-q", "--hard", "HEAD~1"])
+      case 3:
+        try world.repository.git(
+          ["commit", "-q", "--amend", "--allow-empty", "-m", "Amend \(step)"], environment: environment)
+      case 4:
+        _ = try world.repository.gitResult([
+          "update-ref", "refs/heads/" + branches.randomElement(using: &random)!, someCommit,
+        ])
+      case 5:
+        let current = try world.repository.git("branch", "--show-current").trimmingCharacters(
+          in: .whitespacesAndNewlines)
+        if let victim = branches.filter({ $0 != current }).randomElement(using: &random) {
+          try world.git("branch", "-q", "-D", victim)
+          branches.removeAll { $0 == victim }
+        }
+      case 6: try world.git("pack-refs", "--all")
+      case 7:
+        try other.git(["commit", "-q", "--allow-empty", "-m", "Elsewhere \(step)"], environment: environment)
+        try world.git("fetch", "-q", other.path, "+HEAD:refs/remotes/laptop/main")
+      case 8:
+        try other.git(["commit", "-q", "--allow-empty", "-m", "Elsewhere \(step)"], environment: environment)
+        try world.git("fetch", "-q", other.path, "+HEAD:refs/heads/laptop")
+        if !branches.contains("laptop") { branches.append("laptop") }
+      case 9:
+        let text = Bool.random(using: &random) ? "Someone <ada@example.com> <ada@example.com>\n" : ""
+        try world.repository.write(text, to: ".mailmap")
+      case 10: try world.git("switch", "-q", "--detach", someCommit)
+      case 11: try world.git("status", "--short")
+      case 12:
+        try world.repository.write("\(step)\n", to: "staged.txt")
+        try world.git("add", "staged.txt")
+      default: try world.commit("Step \(step)")
+      }
+      if Int.random(in: 0..<5, using: &random) < 3 { Thread.sleep(forTimeInterval: 0.12) }
+      if world.isStamped { stampedSteps += 1 }
+      let full = try world.full()
+      #expect(try world.hooked() == full, "seed \(seed), step \(step)")
+      #expect(try world.hooked() == full, "seed \(seed), step \(step), again")
+    }
+    print("seed \(seed): the stamp held at \(stampedSteps) of 40 steps")
+    #expect(stampedSteps >= 3, "the stamp held at only \(stampedSteps) steps: the test compares little")
+  }
+}
