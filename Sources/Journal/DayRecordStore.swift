@@ -35,11 +35,11 @@ struct DayRecordStore: Sendable {
   /// the caller read of it (`.some(nil)`: no record), or nil to have the file read and compared here.
   func write(_ facts: DayFacts, durable: Bool, recorded: DayFacts?? = nil) throws(SystemError) {
     if case .some(let previous) = recorded, previous == facts { return }
-    let text = StateFile.text(of: DayRecord.records(of: facts))
+    let bytes = StateFile.bytes(of: DayRecord.records(of: facts))
     let path = path(of: facts.day)
-    if recorded == nil, let existing = try? AtomicFile.read(path), existing == text { return }
+    if recorded == nil, let existing = try? AtomicFile.readContents(path), existing.bytes == bytes { return }
     try makeFolders(folder)
-    try AtomicFile.write(text, to: path, durable: durable, holdingLock: true)
+    _ = try AtomicFile.write(bytes: bytes, to: path, durable: durable, holdingLock: true, unlessChangedFrom: nil)
   }
 
   /// Removes the record of `day` (a day whose facts were all forgotten).

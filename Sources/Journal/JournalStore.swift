@@ -72,7 +72,7 @@ public struct JournalStore: Sendable {
 
   /// Throws `FileLock.Busy` after `lockTimeout`.
   private func acquireLock() throws -> FileLock {
-    try makeFolders((lockPath as NSString).deletingLastPathComponent)
+    try makeFolders(PathText.folder(of: lockPath))
     return try FileLock.acquire(at: lockPath, waitingAtMost: Self.lockTimeout)
   }
 

@@ -36,7 +36,7 @@ package enum AtomicFile {
     holdingLock: Bool = false, unlessChangedFrom expected: FileStamp??
   ) throws(SystemError) -> Bool {
     let target = resolveSymlinks(path)
-    let folder = (target as NSString).deletingLastPathComponent
+    let folder = PathText.folder(of: target)
     let temporary = temporaryPath(of: target, suffix: holdingLock ? lockedSuffix : String(getpid()))
 
     var mode: mode_t = 0o644
@@ -84,8 +84,7 @@ package enum AtomicFile {
   }
 
   private static func temporaryPath(of target: String, suffix: String) -> String {
-    let folder = (target as NSString).deletingLastPathComponent
-    return folder + "/." + (target as NSString).lastPathComponent + temporaryMarker + suffix
+    PathText.folder(of: target) + "/." + PathText.name(of: target) + temporaryMarker + suffix
   }
 
   /// Flushes everything written to the file system that holds `folder` (after a batch of writes that were not
@@ -173,14 +172,16 @@ package enum AtomicFile {
       explanation: "it is \(kind), not a regular file, so gitjournal neither reads nor replaces it; move it away")
   }
 
+  /// `path` with symlinks at its end followed (at most 32), with `readlink` rather than `FileManager`, which
+  /// builds an error object for every path that is not a link.
   private static func resolveSymlinks(_ path: String) -> String {
     var resolved = path
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
     for _ in 0..<32 {
-      guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: resolved) else { break }
-      resolved =
-        destination.hasPrefix("/")
-        ? destination
-        : ((resolved as NSString).deletingLastPathComponent as NSString).appendingPathComponent(destination)
+      let length = readlink(resolved, &buffer, buffer.count - 1)
+      guard length > 0 else { break }
+      let destination = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      resolved = destination.hasPrefix("/") ? destination : PathText.folder(of: resolved) + "/" + destination
     }
     return resolved
   }
