@@ -15,6 +15,11 @@ public enum JournalMerger {
 
   /// The new file text. `existing` is nil when there is no file yet.
   public static func merge(page: JournalPage, into existing: String?, day: Day) -> String {
+    merge(page: page, into: existing, pageName: day.description)
+  }
+
+  /// `merge` for any page; `pageName` (`2026-11-30`, `2026-W49`) dates the note above text kept from the block.
+  static func merge(page: JournalPage, into existing: String?, pageName: String) -> String {
     let block = renderBlock(page.blockBody)
     let fresh = renderFrontMatter(page.frontMatter, userLines: []) + "\n" + page.title + "\n\n" + block + "\n"
     // A file that is exactly what gitjournal would write holds no text of the user's: nothing to merge.
@@ -31,7 +36,7 @@ public enum JournalMerger {
       var replacement = Self.lines(of: block)
       if checksum(in: lines[found.end]) != ContentHash.hex(of: oldBody).prefix(12) && oldBody != page.blockBody {
         replacement += [
-          "", "<!-- gitjournal: the text below was edited inside the generated block and kept here on \(day) -->",
+          "", "<!-- gitjournal: the text below was edited inside the generated block and kept here on \(pageName) -->",
         ]
         replacement += lines[(found.begin + 1)..<found.end]
       }
@@ -44,6 +49,26 @@ public enum JournalMerger {
     if !body.isEmpty && body.unicodeScalars.last != "\n" { body += "\n" }
     if !body.isEmpty { body += "\n" }
     return frontMatter + body + block + "\n"
+  }
+
+  /// `text` with the links line at the end of its managed block replaced by `links`, or nil when the block is not
+  /// exactly as gitjournal wrote it (edited, or missing): such a file is left for its next update.
+  static func replacingLinks(in text: String, with links: PageLinks?) -> String? {
+    // Only the block's lines change: everything around it, front matter included, stays as it is.
+    var lines = Self.lines(of: text)
+    guard let found = findBlock(in: lines) else { return nil }
+    let oldBody = lines[(found.begin + 1)..<found.end].joined(separator: "\n")
+    guard checksum(in: lines[found.end]) == ContentHash.hex(of: oldBody).prefix(12) else { return nil }
+    lines.replaceSubrange(
+      found.begin...found.end, with: Self.lines(of: renderBlock(JournalPage.body(oldBody, links: links))))
+    return lines.joined(separator: "\n")
+  }
+
+  /// The links line at the end of the managed block of `text`, or nil.
+  static func links(in text: String) -> PageLinks? {
+    let lines = Self.lines(of: text)
+    guard let found = findBlock(in: lines), found.end > found.begin + 1 else { return nil }
+    return JournalPage.links(inBody: lines[found.end - 1])
   }
 
   static func renderBlock(_ body: String) -> String {

@@ -19,8 +19,15 @@ public struct JournalPage: Equatable, Sendable {
       && lhs.title == rhs.title && lhs.blockBody == rhs.blockBody
   }
 
+  init(frontMatter: [(key: String, value: String)], title: String, blockBody: String) {
+    self.frontMatter = frontMatter
+    self.title = title
+    self.blockBody = blockBody
+  }
+
   /// Renders a day. `narrative` is the model's sentence, already guarded; it sits above the factual line.
-  public init(facts: DayFacts, narrative: String?, calendar: JournalCalendar) {
+  /// `links`, when given, end the block.
+  public init(facts: DayFacts, narrative: String?, calendar: JournalCalendar, links: PageLinks? = nil) {
     let stats = facts.stats
     frontMatter = [
       ("date", facts.day.description),
@@ -46,6 +53,23 @@ public struct JournalPage: Equatable, Sendable {
             + "(`\(shortID)`, \(change))")
       }
     }
-    blockBody = lines.joined(separator: "\n")
+    blockBody = Self.body(lines.joined(separator: "\n"), links: links)
+  }
+
+  /// `body` ending with the links line, after an empty line; a links line it already ends with is replaced.
+  static func body(_ body: String, links: PageLinks?) -> String {
+    var lines = JournalMerger.lines(of: body)
+    if let last = lines.last, PageLinks.isLinksLine(last) {
+      lines.removeLast()
+      if lines.last == "" { lines.removeLast() }
+    }
+    if let line = links?.line { lines += ["", line] }
+    return lines.joined(separator: "\n")
+  }
+
+  /// The links line a block body ends with, or nil.
+  static func links(inBody body: some StringProtocol) -> PageLinks? {
+    guard let last = JournalMerger.lines(of: body).last else { return nil }
+    return PageLinks(line: last.hasSuffix("\r") ? last.dropLast() : Substring(last))
   }
 }

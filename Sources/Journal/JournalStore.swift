@@ -39,6 +39,27 @@ public struct JournalStore: Sendable {
 
   public func path(of day: Day) -> String { directory + "/\(day).md" }
 
+  /// The file of a page named `2026-W49` or `2026-12`.
+  public func path(ofPage name: String) -> String { directory + "/\(name).md" }
+
+  /// The days that have a file, oldest first: one listing of the folder, for the days' links. Only a regular file
+  /// (or a link to one) named `YYYY-MM-DD.md` counts.
+  public func daysWithFiles() -> [Day] {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+    return names.compactMap { name -> Day? in
+      guard name.count == 13, name.hasSuffix(".md"), let day = Day(iso: String(name.dropLast(3))) else { return nil }
+      var info = stat()
+      guard stat(path(of: day), &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+      return day
+    }.sorted()
+  }
+
+  /// The facts of `day` as the journal records them, or nil: the one place the pages above the days (weeks,
+  /// months) read a day from. Today that is this machine's record.
+  public func recordedFacts(of day: Day) -> DayFacts? {
+    records.read(day)
+  }
+
   /// Makes every batched write durable.
   public func syncAll() {
     AtomicFile.syncFileSystem(containing: directory)

@@ -15,14 +15,22 @@ public struct LockedJournalStore: Sendable {
   public func write(
     _ page: JournalPage, for day: Day, isEmpty: Bool, durability: JournalStore.Durability = .immediate
   ) throws(SystemError) -> JournalStore.Outcome {
-    let file = store.path(of: day)
+    try write(page, at: store.path(of: day), pageName: day.description, isEmpty: isEmpty, durability: durability)
+  }
+
+  /// `write` for any page of the journal folder (a day's, a week's, a month's) at `file`.
+  @discardableResult
+  public func write(
+    _ page: JournalPage, at file: String, pageName: String, isEmpty: Bool,
+    durability: JournalStore.Durability = .immediate
+  ) throws(SystemError) -> JournalStore.Outcome {
     AtomicFile.removeLockedLeftover(besides: file)
     for _ in 0..<Self.maximumAttempts {
       let existing = try AtomicFile.readContents(file)
       if isEmpty && existing == nil { return .nothingToWrite }
       try makeFolders(store.directory)
       let text = existing.map { JournalText(bytes: $0.bytes) }
-      let merged = JournalMerger.merge(page: page, into: text?.text, day: day)
+      let merged = JournalMerger.merge(page: page, into: text?.text, pageName: pageName)
       let bytes = text?.bytes(of: merged) ?? Array(merged.utf8)
       if let existing, bytes == existing.bytes { return .unchanged }
       let replaced = try AtomicFile.write(
@@ -31,6 +39,45 @@ public struct LockedJournalStore: Sendable {
       if replaced { return existing == nil ? .created : .updated }
     }
     throw SystemError("write", path: file + " (it kept changing while being written; try again)", errorNumber: EAGAIN)
+  }
+
+  /// Replaces the links line of the page at `file` (a neighbour of a day whose file was just made), keeping
+  /// every other byte. A page whose block was edited, or that is missing, is left alone: its next update
+  /// writes its links. Returns the links it had.
+  @discardableResult
+  public func replaceLinks(
+    at file: String, _ change: (PageLinks?) -> PageLinks?
+  ) throws(SystemError) -> Bool {
+    for _ in 0..<Self.maximumAttempts {
+      guard let existing = try AtomicFile.readContents(file) else { return false }
+      let text = JournalText(bytes: existing.bytes)
+      let old = JournalMerger.links(in: text.text)
+      guard let replaced = JournalMerger.replacingLinks(in: text.text, with: change(old)) else { return false }
+      let bytes = text.bytes(of: replaced)
+      if bytes == existing.bytes { return false }
+      if try AtomicFile.write(
+        bytes: bytes, to: file, durable: true, holdingLock: true, unlessChangedFrom: .some(existing.stamp))
+      {
+        return true
+      }
+    }
+    return false
+  }
+
+  /// The links line of the page at `file`, as gitjournal last wrote it, or nil.
+  public func links(at file: String) -> PageLinks? {
+    guard let contents = try? AtomicFile.readContents(file) else { return nil }
+    return JournalMerger.links(in: JournalText(bytes: contents.bytes).text)
+  }
+
+  /// The days that have a file in the journal folder, oldest first.
+  public func daysWithFiles() -> [Day] {
+    store.daysWithFiles()
+  }
+
+  /// The facts of `day` as the journal records them: what the pages above the days (weeks, months) are made of.
+  public func recordedFacts(of day: Day) -> DayFacts? {
+    store.recordedFacts(of: day)
   }
 
   /// How many times a write merges again when the file changed under it before giving up for this time.

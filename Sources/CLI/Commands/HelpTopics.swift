@@ -21,8 +21,12 @@ enum HelpTopics {
     journal.timezone         IANA time zone that decides a commit's day (default: the system's, TZ)
     journal.dayStart         when a journal day starts, HH:MM (default: 00:00)
     journal.merges           count merge commits, without line changes (default: false)
-    journal.weekStart        the first day of a week for 'show --week': monday ... sunday, or mon ...
-                             sun (default: monday, as ISO 8601 weeks)
+    journal.weekStart        the first day of a week for 'show --week' and the weekly page: monday ...
+                             sunday, or mon ... sun (default: monday, as ISO 8601 weeks)
+    journal.links            end each day's block with links to the previous and next day that have
+                             a file, and its week (default: true)
+    journal.weekly           write a page per week, YYYY-Www.md (default: true)
+    journal.monthly          write a page per month, YYYY-MM.md (default: true)
     repo.<name>.path         a journaled repository; <name> is its project name in the journal
                              (case matters); a relative path is taken from the config file's folder
     repo.<name>.private      the model gets this project's counts, never its subjects (default: false);
@@ -65,6 +69,8 @@ enum HelpTopics {
 
       ## notes-app
       - 09:12 Fix sync conflict (`a1b2c3d`, +120 -8)
+
+      ← [[2026-11-27]] · [[2026-W49]] · [[2026-12-02]] →
       <!-- gitjournal:end checksum=... -->
 
       Your notes, anywhere outside the block.
@@ -73,6 +79,20 @@ enum HelpTopics {
     if you edit inside it, your text is moved just below the block on the next update, after a comment
     that says so. Subjects are escaped so that they cannot break the file. Files are replaced atomically
     under a lock, so concurrent commits never lose an update.
+
+    The last line of the block links the previous and next day that have a file and the day's week
+    (journal.links = false leaves it out). A new day file updates that line in its neighbours, and only
+    there; a neighbour whose block you edited keeps its old links until it is written again.
+
+    Each week with a day file also gets <journal.dir>/YYYY-Www.md (ISO 8601 week-numbering year: the week
+    of 2026-12-31 is 2026-W53), and each month YYYY-MM.md, with the same conventions: front matter (week
+    or month, commits, projects, activeDays, insertions, deletions), a managed block, your text kept. A
+    week's block: the totals line, per project its commits, active days and lines, each day with commits
+    linked to its file, the busiest day, the days without commits, and links to the previous and next
+    week and to its month. A month's: the totals, per project, per week (its days in that month), the
+    busiest week, and links to the neighbouring months. They are computed from the day records, refreshed
+    when a commit changes a day of theirs and by rebuild for the days it writes. journal.weekly = false
+    and journal.monthly = false turn them off.
 
     """
 }

@@ -16,6 +16,10 @@ public struct Configuration: Sendable {
   public var includeMerges: Bool
   /// The first day of a week (`show --week`, the weekly page); Monday, as in ISO 8601, unless configured.
   public var weekStart: Weekday
+  /// Day pages link their neighbours; a page per week and per month (`journal.links`, `weekly`, `monthly`).
+  public var links = true
+  public var weekly = true
+  public var monthly = true
   public var repositories: [RepositoryEntry]
   public var narrative: NarrativeSettings
   /// True when the config file exists; false when gitjournal fell back to the current repository.
@@ -23,6 +27,11 @@ public struct Configuration: Sendable {
   public var configPath: String
 
   public var calendar: JournalCalendar { JournalCalendar(timeZone: timeZone, dayStartMinutes: dayStartMinutes) }
+
+  /// The pages written besides the days', and how pages link.
+  var pages: JournalWriter.Pages {
+    JournalWriter.Pages(links: links, weekly: weekly, monthly: monthly, weekStart: weekStart)
+  }
 
   /// What the facts are read from, with line statistics cached under `cacheDirectory`.
   func factsSources(cacheDirectory: String?) -> FactsSources {
@@ -135,6 +144,12 @@ public struct Configuration: Sendable {
               key: "journal.weekStart", value: entry.value, expected: "a weekday such as monday or sunday")
           }
           weekStart = weekday
+        case ("journal", nil, "links"):
+          links = try Self.parseBool(entry.value, key: "journal.links")
+        case ("journal", nil, "weekly"):
+          weekly = try Self.parseBool(entry.value, key: "journal.weekly")
+        case ("journal", nil, "monthly"):
+          monthly = try Self.parseBool(entry.value, key: "journal.monthly")
         case ("journal", nil, let key):
           throw .unknownKey(key: "journal.\(key)", suggestion: Self.closestKey(to: "journal.\(key)"))
         case ("narrative", nil, let key):
@@ -194,6 +209,7 @@ public struct Configuration: Sendable {
   static let knownKeys =
     [
       "journal.dir", "journal.author", "journal.timezone", "journal.dayStart", "journal.merges", "journal.weekStart",
+      "journal.links", "journal.weekly", "journal.monthly",
     ] + NarrativeSettings.keys
 
   /// The known key closest to `key`, compared without case (git's own keys are case-insensitive).

@@ -20,7 +20,7 @@ struct Journaling: Sendable {
     writer = JournalWriter(
       store: JournalStore(
         directory: configuration.journalDirectory, lockPath: environment.stateDirectory + "/journal.lock"),
-      calendar: configuration.calendar)
+      calendar: configuration.calendar, pages: configuration.pages)
     sentences =
       configuration.narrative.engine == .off
       ? nil : SentenceCache(cacheDirectory: environment.cacheDirectory, settings: configuration.narrative)
@@ -95,6 +95,14 @@ struct Journaling: Sendable {
     // Many days are written as a batch: new files are synced together at the end.
     let durability: JournalStore.Durability = reading.days.count > 1 ? .batched : .immediate
     defer { if durability == .batched { store.syncAll() } }
+    // The days' links come from one listing of the folder, with the days about to get a file.
+    let pages = writer.pages
+    var daysWithFiles: [Day]?
+    if pages.links {
+      let listed = store.daysWithFiles()
+      let written = reading.days.values.filter { !$0.isEmpty }.map(\.day)
+      daysWithFiles = Set(listed + written).sorted()
+    }
     for day in reading.days.keys.sorted() {
       if shouldStop() { break }
       report = try await store.locked { [report] locked in
@@ -106,10 +114,23 @@ struct Journaling: Sendable {
           facts = again.days[day] ?? facts
           readPaths = again.readPaths
         }
-        try write(facts, readPaths: readPaths, in: locked, durability: durability, into: &report)
+        try write(
+          facts, readPaths: readPaths, in: locked, durability: durability, daysWithFiles: daysWithFiles,
+          refreshingPeriods: false, into: &report)
         return report
       }
       onWritten?()
+    }
+    let rebuilt = report.written.map(\.facts.day)
+    if !rebuilt.isEmpty, pages.links || pages.weekly || pages.monthly {
+      try await store.locked { locked in
+        // The weeks and months of the days written, each once; and the files just outside the range.
+        try writer.writePeriods(containing: rebuilt, in: locked, durability: durability)
+        if let daysWithFiles, let first = rebuilt.first, let last = rebuilt.last {
+          try writer.relink(first, links: writer.dayLinks(of: first, among: daysWithFiles), in: locked)
+          try writer.relink(last, links: writer.dayLinks(of: last, among: daysWithFiles), in: locked)
+        }
+      }
     }
     return report
   }
@@ -117,12 +138,13 @@ struct Journaling: Sendable {
   /// Writes one day from facts read now and the day's record, with the cached sentence for the result.
   private func write(
     _ read: DayFacts, readPaths: Set<String>, in locked: LockedJournalStore, durability: JournalStore.Durability,
-    into report: inout Report
+    daysWithFiles: [Day]? = nil, refreshingPeriods: Bool = true, into report: inout Report
   ) throws(SystemError) {
     let recorded = locked.record(of: read.day)
     let (facts, carried) = read.keeping(recorded, readPaths: readPaths)
     let written = try writer.write(
-      facts, sentence: sentence(for: facts), in: locked, durability: durability, recorded: .some(recorded))
+      facts, sentence: sentence(for: facts), in: locked, durability: durability, recorded: .some(recorded),
+      daysWithFiles: daysWithFiles, refreshingPeriods: refreshingPeriods)
     if written.outcome != .nothingToWrite { report.written.append(written) }
     if !carried.isEmpty { report.carried[read.day] = carried }
   }

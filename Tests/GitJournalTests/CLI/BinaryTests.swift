@@ -121,7 +121,8 @@ import Testing
     let results = try children.map { try $0.wait() }
     for result in results { #expect(result.status == 0, "\(result.standardError)") }
     #expect(results.filter { $0.standardOutput.contains("created") }.count == 1)
-    #expect(sandbox.journalFolderNames() == ["2026-03-10.md"], "no temporary files are left")
+    #expect(
+      sandbox.journalFolderNames() == ["2026-03-10.md", "2026-03.md", "2026-W11.md"], "no temporary files are left")
     #expect(sandbox.recordFileNames().map { ($0 as NSString).lastPathComponent } == ["2026-03-10.tsv"])
     let text = try #require(FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) })
     let parts = try #require(JournalFixtures.parts(of: text))

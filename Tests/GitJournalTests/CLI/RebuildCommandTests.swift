@@ -44,7 +44,7 @@ import Testing
     let second = await sandbox.run("rebuild", "2026-03-10")
     #expect(second.standardOutput == "2026-03-10  2 commits in 1 project  unchanged  \(path)\n")
     #expect(sandbox.journalFile("2026-03-10") == text)
-    #expect(sandbox.journalFolderNames() == ["2026-03-10.md"])
+    #expect(sandbox.journalFolderNames() == ["2026-03-10.md", "2026-03.md", "2026-W11.md"])
 
     // The file says what git says.
     let logged = try repository.log()
@@ -88,7 +88,8 @@ import Testing
       result.standardOutput.split(separator: "\n").map { String($0.prefix(10)) } == [
         "2026-03-02", "2026-03-04", "2026-03-05",
       ])
-    #expect(sandbox.journalFolderNames() == ["2026-03-02.md", "2026-03-04.md", "2026-03-05.md"])
+    #expect(
+      sandbox.journalFolderNames() == ["2026-03-02.md", "2026-03-04.md", "2026-03-05.md", "2026-03.md", "2026-W10.md"])
     // Several days as arguments, relative ones included (the clock says 2026-03-10).
     let named = await sandbox.run("rebuild", "2026-03-02", "-6", "-8")
     #expect(named.standardOutput.split(separator: "\n").map { String($0.prefix(10)) } == ["2026-03-02", "2026-03-04"])

@@ -87,7 +87,11 @@ extension Reliability {
       #expect(notesKept, "the notes moved or changed:\n\(journal.prefix(2_000))")
       #expect(HookWorld.count(JournalMerger.beginPrefix, in: journal) == 1)
       #expect(HookWorld.count(JournalMerger.endPrefix, in: journal) == 1)
-      #expect(world.journalFolderNames() == ["\(day).md"], "left in the journal folder: \(world.journalFolderNames())")
+      let week = Week(containing: Day(iso: day)!).description
+      let month = String(day.prefix(7))
+      #expect(
+        world.journalFolderNames() == ["\(day).md", "\(month).md", "\(week).md"],
+        "left in the journal folder: \(world.journalFolderNames())")
       #expect(!HookWorld.exists(world.hookLogPath), "the hook logged problems: \(world.hookLogLines().prefix(5))")
 
       print("reliability | load: \(total) commits in \(Self.repositoryCount) repositories in \(seconds) s")

@@ -51,7 +51,7 @@ import Testing
   @Test func everyConfigKeyIsExplained() throws {
     let keys = [
       "journal.dir", "journal.author", "journal.timezone", "journal.dayStart", "journal.merges", "journal.weekStart",
-      "repo.<name>.path",
+      "journal.links", "journal.weekly", "journal.monthly", "repo.<name>.path",
       "repo.<name>.private", "narrative.engine", "narrative.url", "narrative.model", "narrative.temperature",
       "narrative.healthTimeout", "narrative.timeout", "narrative.retryDelay", "narrative.allowRemote",
     ]

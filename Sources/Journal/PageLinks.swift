@@ -1,0 +1,47 @@
+/// The line that ends a page's managed block and links its neighbours as wiki links, for Obsidian and any viewer
+/// of `[[...]]` links: `← [[2026-11-27]] · [[2026-W49]] · [[2026-12-02]] →` on a day (the previous and next day
+/// that have a file, and the day's week), `← [[2026-W48]] · [[2026-12]] · [[2026-W50]] →` on a week.
+public struct PageLinks: Equatable, Sendable {
+  public var previous: String?
+  /// The page above this one (a day's week, a week's month), when that page is written.
+  public var up: String?
+  public var next: String?
+
+  public init(previous: String?, up: String?, next: String?) {
+    self.previous = previous
+    self.up = up
+    self.next = next
+  }
+
+  /// The line, or nil when there is nothing to link.
+  public var line: String? {
+    let parts = [previous.map { "← [[\($0)]]" }, up.map { "[[\($0)]]" }, next.map { "[[\($0)]] →" }].compactMap { $0 }
+    return parts.isEmpty ? nil : parts.joined(separator: " · ")
+  }
+
+  /// Reads a line `line` wrote; nil for any other line. Names are taken as written: only gitjournal writes them.
+  init?(line: some StringProtocol) {
+    let parts = line.components(separatedBy: " · ")
+    guard parts.allSatisfy({ $0.hasSuffix("]]") || $0.hasSuffix("]] →") }) else { return nil }
+    var previous: String?
+    var up: String?
+    var next: String?
+    for part in parts {
+      if part.hasPrefix("← [["), part.hasSuffix("]]"), previous == nil, up == nil, next == nil {
+        previous = String(part.dropFirst(4).dropLast(2))
+      } else if part.hasPrefix("[["), part.hasSuffix("]] →"), next == nil {
+        next = String(part.dropFirst(2).dropLast(4))
+      } else if part.hasPrefix("[["), part.hasSuffix("]]"), up == nil, next == nil {
+        up = String(part.dropFirst(2).dropLast(2))
+      } else {
+        return nil
+      }
+    }
+    self.init(previous: previous, up: up, next: next)
+  }
+
+  /// Whether `line` is a links line: the block's last line when it has one.
+  static func isLinksLine(_ line: some StringProtocol) -> Bool {
+    (line.hasPrefix("← [[") || line.hasPrefix("[[")) && PageLinks(line: line) != nil
+  }
+}
