@@ -1,29 +1,107 @@
 import Facts
 import Foundation
+import GitReader
 import Support
 
-/// Where day records live: `<journal>/.gitjournal/<host>/YYYY-MM-DD.tsv` (see `DayRecord`). Each machine writes only its own
-/// folder, so a sync tool carrying the journal between machines never sees two writers of one file.
+/// Where day records live: `<journal>/.gitjournal/<host>/YYYY-MM-DD.tsv` (see `DayRecord`), one folder per
+/// machine. Each machine writes only its own folder, so a sync tool carrying the journal between machines never
+/// sees two writers of one file; every machine reads them all. With `journal.shareFacts = false` the folders
+/// live in the state folder instead, and only this machine's is there.
+///
+/// `recorded(_:)` is the one reader of "the recorded facts of a day": every machine's records of it, joined
+/// (`DayFacts.union`). `read(_:)` is this machine's own record, which only its own writes build on.
 struct DayRecordStore: Sendable {
+  /// The folder that holds one folder per machine.
+  let root: String
+  let host: String
+  /// This machine's folder.
   let folder: String
 
   init(journalDirectory: String, host: String) {
-    folder = journalDirectory + "/.gitjournal/" + host
+    self.init(root: journalDirectory + "/.gitjournal", host: host)
+  }
+
+  init(root: String, host: String) {
+    self.root = root
+    self.host = host
+    folder = root + "/" + host
   }
 
   func path(of day: Day) -> String { folder + "/\(day).tsv" }
 
-  /// The recorded facts of `day`, or nil when there is no readable record.
+  /// This machine's record of `day`, or nil when there is no readable record.
   func read(_ day: Day) -> DayFacts? {
     DayRecord.read(path(of: day), day: day)
   }
 
-  /// The days with a record, oldest first.
+  /// The recorded facts of `day`: every machine's record of it, each commit once, less what a machine forgot.
+  /// Nil when no machine has a readable record of the day.
+  func recorded(_ day: Day) -> DayFacts? {
+    let machines = machines()
+    let records = records(of: day, machines: machines)
+    guard !records.isEmpty else { return nil }
+    return DayFacts.union(of: day, records: records, forgotten: forgotten(machines: machines))
+  }
+
+  /// `recorded(day)` with `own` in place of this machine's record: what a writer renders right after building
+  /// its own facts, without reading back the record it wrote.
+  func recorded(_ day: Day, own: DayFacts) -> DayFacts {
+    let machines = machines()
+    // One machine, the usual case: its facts are the day's.
+    if machines.allSatisfy({ $0 == host }) && access(folder + "/" + ForgottenCommits.fileName, F_OK) != 0 {
+      return own
+    }
+    var records = records(of: day, machines: machines.filter { $0 != host })
+    records.append((host, own))
+    return DayFacts.union(of: day, records: records, forgotten: forgotten(machines: machines))
+  }
+
+  /// One machine's record of `day` (`show --host`), or nil.
+  func record(of day: Day, host name: String) -> DayFacts? {
+    DayRecord.read(root + "/" + name + "/\(day).tsv", day: day)
+  }
+
+  /// Every machine's readable record of `day`.
+  func records(of day: Day) -> [(host: String, facts: DayFacts)] {
+    records(of: day, machines: machines())
+  }
+
+  private func records(of day: Day, machines: [String]) -> [(host: String, facts: DayFacts)] {
+    machines.compactMap { name in record(of: day, host: name).map { (name, $0) } }
+  }
+
+  /// The machines with a folder of records, this one included once it wrote, sorted by name.
+  func machines() -> [String] {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
+    return names.filter(HostName.isValid).sorted()
+  }
+
+  /// The days this machine has a record of, oldest first.
   func days() -> [Day] {
+    days(in: folder)
+  }
+
+  /// The days any machine has a record of, oldest first.
+  func allDays() -> [Day] {
+    Set(machines().flatMap { days(in: root + "/" + $0) }).sorted()
+  }
+
+  private func days(in folder: String) -> [Day] {
     let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
     return names.compactMap { name in
       name.hasSuffix(".tsv") ? Day(iso: String(name.dropLast(4))) : nil
     }.sorted()
+  }
+
+  /// When each machine last wrote a record, newest record per machine, sorted by machine (`doctor`). Sync tools
+  /// keep a file's modification time, so this is when that machine wrote it, not when it arrived.
+  func lastWritten() -> [(host: String, date: Date?, days: Int)] {
+    machines().map { name in
+      let folder = root + "/" + name
+      let recorded = days(in: folder)
+      let newest = recorded.compactMap { FileStamp(path: folder + "/\($0).tsv")?.modified }.max()
+      return (name, newest, recorded.count)
+    }
   }
 
   /// When the record of `day` was last written, or nil when there is none.
@@ -45,5 +123,31 @@ struct DayRecordStore: Sendable {
   /// Removes the record of `day` (a day whose facts were all forgotten).
   func remove(_ day: Day) {
     unlink(path(of: day))
+  }
+
+  /// The commits each machine forgot (`repos remove --forget`), by machine; machines that forgot none are left
+  /// out. See `DayFacts.union`.
+  func forgotten() -> [String: Set<ObjectID>] {
+    forgotten(machines: machines())
+  }
+
+  private func forgotten(machines: [String]) -> [String: Set<ObjectID>] {
+    var forgotten: [String: Set<ObjectID>] = [:]
+    for name in machines {
+      let ids = ForgottenCommits.read(root + "/" + name + "/" + ForgottenCommits.fileName)
+      if !ids.isEmpty { forgotten[name] = ids }
+    }
+    return forgotten
+  }
+
+  /// Adds `ids` to this machine's list of forgotten commits.
+  func forget(_ ids: Set<ObjectID>) throws(SystemError) {
+    let path = folder + "/" + ForgottenCommits.fileName
+    let known = ForgottenCommits.read(path)
+    guard !ids.isSubset(of: known) else { return }
+    try makeFolders(folder)
+    _ = try AtomicFile.write(
+      bytes: ForgottenCommits.bytes(of: known.union(ids)), to: path, durable: true, holdingLock: true,
+      unlessChangedFrom: nil)
   }
 }

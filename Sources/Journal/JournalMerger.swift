@@ -71,6 +71,14 @@ public enum JournalMerger {
     return JournalPage.links(inBody: lines[found.end - 1])
   }
 
+  /// The lines of the file's managed block, without the markers, or nil when it has none.
+  public static func blockBody(in text: String) -> String? {
+    let lines = Self.lines(of: text)
+    guard let found = findBlock(in: lines) else { return nil }
+    return lines[(found.begin + 1)..<found.end].map { $0.hasSuffix("\r") ? String($0.dropLast()) : $0 }
+      .joined(separator: "\n")
+  }
+
   static func renderBlock(_ body: String) -> String {
     let checksum = ContentHash.hex(of: body).prefix(12)
     return beginMarker + "\n" + body + "\n" + endPrefix + " checksum=\(checksum) -->"

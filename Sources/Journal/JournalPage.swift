@@ -57,7 +57,7 @@ public struct JournalPage: Equatable, Sendable {
   }
 
   /// `body` ending with the links line, after an empty line; a links line it already ends with is replaced.
-  static func body(_ body: String, links: PageLinks?) -> String {
+  package static func body(_ body: String, links: PageLinks?) -> String {
     var lines = JournalMerger.lines(of: body)
     if let last = lines.last, PageLinks.isLinksLine(last) {
       lines.removeLast()

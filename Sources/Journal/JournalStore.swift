@@ -3,18 +3,26 @@ import Foundation
 import GitReader
 import Support
 
-/// The journal folder: one markdown file per day, each rewritten under the journal lock.
+/// The journal folder: one markdown file per day, each rewritten under the journal lock. A day's file shows what
+/// every machine recorded of the day (`DayRecordStore`), so any machine writing a synced journal renders the same.
 public struct JournalStore: Sendable {
   public let directory: String
   let lockPath: String
   let records: DayRecordStore
+  let sentences: SharedSentences
 
-  /// `host` names this machine's folder of day records (see `DayRecordStore`).
-  public init(directory: String, lockPath: String, host: String = HostName.current) {
+  /// `host` names this machine's folder of day records (see `DayRecordStore`); `recordsFolder` is the folder of
+  /// the machines' folders: the journal's `.gitjournal` unless given (the state folder, with
+  /// `journal.shareFacts = false`).
+  public init(directory: String, lockPath: String, host: String = HostName.current, recordsFolder: String? = nil) {
     self.directory = directory
     self.lockPath = lockPath
-    records = DayRecordStore(journalDirectory: directory, host: host)
+    records = DayRecordStore(root: recordsFolder ?? directory + "/.gitjournal", host: host)
+    sentences = SharedSentences(root: records.root, host: host)
   }
+
+  /// This machine's name in the records.
+  public var host: String { records.host }
 
   public enum Outcome: Equatable, Sendable {
     case created, updated, unchanged
@@ -52,12 +60,6 @@ public struct JournalStore: Sendable {
       guard stat(path(of: day), &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
       return day
     }.sorted()
-  }
-
-  /// The facts of `day` as the journal records them, or nil: the one place the pages above the days (weeks,
-  /// months) read a day from. Today that is this machine's record.
-  public func recordedFacts(of day: Day) -> DayFacts? {
-    records.read(day)
   }
 
   /// Makes every batched write durable.
@@ -101,6 +103,50 @@ public struct JournalStore: Sendable {
   /// needs no lock.
   public func record(of day: Day) -> DayFacts? {
     records.read(day)
+  }
+
+  /// The recorded facts of `day`: what every machine recorded of it, each commit once (`DayRecordStore.recorded`);
+  /// nil when no machine has a record of it. What the day's file shows, and the one place the pages above the days
+  /// (weeks, months) and anything else built from records read a day from.
+  public func recordedFacts(of day: Day) -> DayFacts? {
+    records.recorded(day)
+  }
+
+  /// `recordedFacts(of:)` with `own` for this machine's part, as a write would render it.
+  public func recordedFacts(of day: Day, own: DayFacts) -> DayFacts {
+    records.recorded(day, own: own)
+  }
+
+  /// One machine's record of `day`, or nil (`show --host`).
+  public func record(of day: Day, host: String) -> DayFacts? {
+    records.record(of: day, host: host)
+  }
+
+  /// The machines whose records are in the journal, with when each last wrote one and how many days it recorded.
+  public func machines() -> [(host: String, lastWritten: Date?, days: Int)] {
+    records.lastWritten().map { ($0.host, $0.date, $0.days) }
+  }
+
+  /// Sync tools' conflict copies of pages: those waiting in the journal folder (each is merged into its page at the
+  /// page's next write), and those merged and kept, with the folder that keeps them.
+  public func conflictCopies() -> (waiting: [(name: String, page: String)], kept: [String], folder: String) {
+    let conflicts = SyncConflicts(journalDirectory: directory)
+    return (conflicts.allCopies(), conflicts.keptCopies(), conflicts.folder)
+  }
+
+  /// The sentence some machine wrote for facts of `day` with this signature, if any (see `SharedSentences`).
+  public func sharedSentence(of day: Day, signature: String) -> String? {
+    sentences.sentence(of: day, signature: signature)
+  }
+
+  /// Whether any machine shared a sentence for `day`: until one did, no signature need be computed.
+  public func hasSharedSentences(of day: Day) -> Bool {
+    sentences.hasAny(of: day)
+  }
+
+  /// Shares a sentence for the facts of `day` with this signature, unless this machine already did.
+  public func share(sentence: String, of day: Day, signature: String) {
+    sentences.share(sentence, of: day, signature: signature)
   }
 
   /// The day's file as it is on disk, or nil.

@@ -34,32 +34,48 @@ public struct JournalWriter: Sendable {
 
   /// A day as it was written.
   public struct WrittenDay: Sendable {
+    /// The day's facts as the file shows them: every machine's records, this machine's new facts among them.
     public let facts: DayFacts
     public let sentence: String?
     public let outcome: JournalStore.Outcome
   }
+
+  /// The sentence to show for a day's facts (every machine's), if there is one.
+  public typealias Sentence = (DayFacts) -> String?
 
   /// Writes one day, taking the journal lock for it (`FileLock.Busy` after `JournalStore.lockTimeout`).
   @discardableResult
   public func write(
     _ facts: DayFacts, sentence: String?, durability: JournalStore.Durability = .immediate
   ) throws -> WrittenDay {
-    try store.lockedNow { locked in try write(facts, sentence: sentence, in: locked, durability: durability) }
+    try store.lockedNow { locked in try write(facts, sentence: { _ in sentence }, in: locked, durability: durability) }
   }
 
-  /// Writes one day while the caller holds the journal lock (`store.locked`). `recorded`: the day's record as the
-  /// caller read it under this lock (`.some(nil)` for none), which spares reading it again; nil when not read.
+  /// Writes one day while the caller holds the journal lock (`store.locked`): `facts` become this machine's
+  /// record of the day, then the file is rendered from every machine's records. `recorded`: this machine's record
+  /// as the caller read it under this lock (`.some(nil)` for none), which spares reading it again; nil when not
+  /// read.
   /// `daysWithFiles`: the days that have (or are about to get) a file, sorted, when the caller knows them (a
   /// rebuild); else the day's links are those its file has, and the folder is listed only for a new file.
   /// `refreshingPeriods`: the day's week and month pages are refreshed when its facts changed; a rebuild writes
   /// them once at the end instead (`writePeriods`).
   @discardableResult
   public func write(
-    _ facts: DayFacts, sentence: String?, in locked: LockedJournalStore,
+    _ facts: DayFacts, sentence: Sentence, in locked: LockedJournalStore,
     durability: JournalStore.Durability = .immediate, recorded: DayFacts?? = nil, daysWithFiles: [Day]? = nil,
     refreshingPeriods: Bool = true
   ) throws(SystemError) -> WrittenDay {
     let day = facts.day
+    let hasRecord: Bool
+    switch recorded {
+    case .some(let previous): hasRecord = previous != nil
+    case .none: hasRecord = locked.record(of: day) != nil
+    }
+    let wantsPeriods = refreshingPeriods && (pages.weekly || pages.monthly)
+    let previous = wantsPeriods ? store.recordedFacts(of: day) : nil
+    // The record comes first: a machine that renders the file after this point has these facts, and a file
+    // write that fails is done by the next render, from the records.
+    if !facts.isEmpty || hasRecord { try locked.writeRecord(facts, durability: durability, recorded: recorded) }
     var knownDays = daysWithFiles
     var links: PageLinks?
     if pages.links {
@@ -71,20 +87,45 @@ public struct JournalWriter: Sendable {
         links = dayLinks(of: day, among: days)
       }
     }
-    let outcome = try locked.write(
-      page(facts, sentence: sentence, links: links), for: day, isEmpty: facts.isEmpty, durability: durability)
-    guard outcome != .nothingToWrite else { return WrittenDay(facts: facts, sentence: sentence, outcome: outcome) }
-    let previous: DayFacts? = recorded ?? (refreshingPeriods ? locked.record(of: day) : nil)
-    // The record follows the file: what the file says is what the next write carries over.
-    try locked.writeRecord(facts, durability: durability, recorded: recorded)
-    if outcome == .created && pages.links && daysWithFiles == nil, let links {
+    let written = try render(day, sentence: sentence, links: links, in: locked, durability: durability) {
+      store.recordedFacts(of: day, own: facts)
+    }
+    guard written.outcome != .nothingToWrite else { return written }
+    if written.outcome == .created && pages.links && daysWithFiles == nil, let links {
       // A new file is its neighbours' new neighbour.
       try relink(day, links: links, in: locked)
     }
-    if refreshingPeriods && (outcome == .created || previous != facts) {
-      try writePeriods(containing: [day], replacing: facts, in: locked)
+    if wantsPeriods && (written.outcome == .created || previous != written.facts) {
+      try writePeriods(containing: [day], replacing: written.facts, in: locked)
     }
-    return WrittenDay(facts: facts, sentence: sentence, outcome: outcome)
+    return written
+  }
+
+  /// Renders the day's file from every machine's records as they are now, writing no record: to attach a
+  /// sentence, or after another machine's records arrived. Its links are those its file has.
+  @discardableResult
+  public func render(
+    _ day: Day, sentence: Sentence, in locked: LockedJournalStore, durability: JournalStore.Durability = .immediate
+  ) throws(SystemError) -> WrittenDay {
+    let links = pages.links ? locked.links(at: store.path(of: day)) : nil
+    return try render(day, sentence: sentence, links: links, in: locked, durability: durability) {
+      store.recordedFacts(of: day) ?? DayFacts(day: day, projects: [])
+    }
+  }
+
+  /// The page is made for each attempt of the write (see `LockedJournalStore.write(_:durability:render:)`).
+  private func render(
+    _ day: Day, sentence: Sentence, links: PageLinks?, in locked: LockedJournalStore,
+    durability: JournalStore.Durability, facts: () -> DayFacts
+  ) throws(SystemError) -> WrittenDay {
+    var shown = DayFacts(day: day, projects: [])
+    var shownSentence: String?
+    let outcome = try locked.write(day, durability: durability) {
+      shown = facts()
+      shownSentence = shown.isEmpty ? nil : sentence(shown)
+      return (page(shown, sentence: shownSentence, links: links), shown.isEmpty)
+    }
+    return WrittenDay(facts: shown, sentence: shownSentence, outcome: outcome)
   }
 
   /// Writes the week and month pages of `days` from the recorded facts of their days (`replacing`: facts of one

@@ -1,5 +1,6 @@
 import Facts
 import Foundation
+import GitReader
 import Support
 
 /// The journal folder while this process holds the journal lock: only `JournalStore` makes one, so a write
@@ -15,7 +16,7 @@ public struct LockedJournalStore: Sendable {
   public func write(
     _ page: JournalPage, for day: Day, isEmpty: Bool, durability: JournalStore.Durability = .immediate
   ) throws(SystemError) -> JournalStore.Outcome {
-    try write(page, at: store.path(of: day), pageName: day.description, isEmpty: isEmpty, durability: durability)
+    try write(day, durability: durability) { (page, isEmpty) }
   }
 
   /// `write` for any page of the journal folder (a day's, a week's, a month's) at `file`.
@@ -24,22 +25,55 @@ public struct LockedJournalStore: Sendable {
     _ page: JournalPage, at file: String, pageName: String, isEmpty: Bool,
     durability: JournalStore.Durability = .immediate
   ) throws(SystemError) -> JournalStore.Outcome {
-    AtomicFile.removeLockedLeftover(besides: file)
+    try write(at: file, pageName: pageName, durability: durability) { (page, isEmpty) }
+  }
+
+  /// `write(_:for:isEmpty:durability:)` with the page made by `render` for each attempt. Another machine writing
+  /// the same journal folder holds a lock of its own; when its write lands between this one's reading and
+  /// replacing the file, the page is made again, from the records as they are then, so the last write to land
+  /// has every machine's records that were written before it began.
+  @discardableResult
+  public func write(
+    _ day: Day, durability: JournalStore.Durability = .immediate, render: () -> (page: JournalPage, isEmpty: Bool)
+  ) throws(SystemError) -> JournalStore.Outcome {
+    try write(at: store.path(of: day), pageName: day.description, durability: durability, render: render)
+  }
+
+  /// Sync conflict copies of the page (`SyncConflicts`) are merged into the file and kept aside.
+  private func write(
+    at file: String, pageName: String, durability: JournalStore.Durability,
+    render: () -> (page: JournalPage, isEmpty: Bool)
+  ) throws(SystemError) -> JournalStore.Outcome {
+    AtomicFile.removeLockedLeftover(besides: file, lockHolder: lockHolder)
+    let conflicts = SyncConflicts(journalDirectory: store.directory)
     for _ in 0..<Self.maximumAttempts {
       let existing = try AtomicFile.readContents(file)
+      let (page, isEmpty) = render()
       if isEmpty && existing == nil { return .nothingToWrite }
       try makeFolders(store.directory)
+      // A sync tool's copies of this file: their text goes into the file, then they are kept aside.
+      let copies = conflicts.copies(of: pageName)
       let text = existing.map { JournalText(bytes: $0.bytes) }
-      let merged = JournalMerger.merge(page: page, into: text?.text, pageName: pageName)
+      let merged = JournalMerger.merge(
+        page: page, into: conflicts.merging(copies, into: text?.text), pageName: pageName)
       let bytes = text?.bytes(of: merged) ?? Array(merged.utf8)
-      if let existing, bytes == existing.bytes { return .unchanged }
+      if let existing, bytes == existing.bytes {
+        conflicts.keep(copies)
+        return .unchanged
+      }
       let replaced = try AtomicFile.write(
         bytes: bytes, to: file, durable: durability == .immediate || existing != nil, holdingLock: true,
-        unlessChangedFrom: .some(existing?.stamp))
-      if replaced { return existing == nil ? .created : .updated }
+        lockHolder: lockHolder, unlessChangedFrom: .some(existing?.stamp))
+      if replaced {
+        conflicts.keep(copies)
+        return existing == nil ? .created : .updated
+      }
     }
     throw SystemError("write", path: file + " (it kept changing while being written; try again)", errorNumber: EAGAIN)
   }
+
+  /// In the names of temporary files: each machine writing one journal folder holds its own journal lock.
+  private var lockHolder: String { "-" + store.host }
 
   /// Replaces the links line of the page at `file` (a neighbour of a day whose file was just made), keeping
   /// every other byte. A page whose block was edited, or that is missing, is left alone: its next update
@@ -56,7 +90,8 @@ public struct LockedJournalStore: Sendable {
       let bytes = text.bytes(of: replaced)
       if bytes == existing.bytes { return false }
       if try AtomicFile.write(
-        bytes: bytes, to: file, durable: true, holdingLock: true, unlessChangedFrom: .some(existing.stamp))
+        bytes: bytes, to: file, durable: true, holdingLock: true, lockHolder: lockHolder,
+        unlessChangedFrom: .some(existing.stamp))
       {
         return true
       }
@@ -75,9 +110,15 @@ public struct LockedJournalStore: Sendable {
     store.daysWithFiles()
   }
 
-  /// The facts of `day` as the journal records them: what the pages above the days (weeks, months) are made of.
+  /// The facts of `day` as the journal records them, every machine's (`JournalStore.recordedFacts(of:)`): what the
+  /// pages above the days (weeks, months) are made of.
   public func recordedFacts(of day: Day) -> DayFacts? {
     store.recordedFacts(of: day)
+  }
+
+  /// Adds `ids` to the commits this machine forgot, which hides them in every machine's records.
+  public func forget(_ ids: Set<ObjectID>) throws(SystemError) {
+    try store.records.forget(ids)
   }
 
   /// How many times a write merges again when the file changed under it before giving up for this time.

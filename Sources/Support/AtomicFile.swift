@@ -30,14 +30,16 @@ package enum AtomicFile {
 
   /// Writes `bytes` as `write(_:to:...)` does. With `unlessChangedFrom`, the file is replaced only if it is still
   /// the version that stamp describes (checked just before the rename): returns false, leaving the file alone,
-  /// when someone else wrote it since it was read. `.some(nil)` expects no file at all.
+  /// when someone else wrote it since it was read. `.some(nil)` expects no file at all. `lockHolder` goes into
+  /// a lock holder's temporary name: a folder several machines write (a synced or shared journal) has one
+  /// journal lock per machine, so each needs a temporary name of its own.
   package static func write(
     bytes: [UInt8], to path: String, mode requestedMode: mode_t? = nil, durable: Bool = true,
-    holdingLock: Bool = false, unlessChangedFrom expected: FileStamp??
+    holdingLock: Bool = false, lockHolder: String = "", unlessChangedFrom expected: FileStamp??
   ) throws(SystemError) -> Bool {
     let target = resolveSymlinks(path)
     let folder = PathText.folder(of: target)
-    let temporary = temporaryPath(of: target, suffix: holdingLock ? lockedSuffix : String(getpid()))
+    let temporary = temporaryPath(of: target, suffix: holdingLock ? lockedSuffix + lockHolder : String(getpid()))
 
     var mode: mode_t = 0o644
     var info = stat()
@@ -79,8 +81,8 @@ package enum AtomicFile {
 
   /// Removes the temporary file a killed lock-holding writer may have left beside `path`. Call while holding
   /// the journal lock.
-  package static func removeLockedLeftover(besides path: String) {
-    unlink(temporaryPath(of: resolveSymlinks(path), suffix: lockedSuffix))
+  package static func removeLockedLeftover(besides path: String, lockHolder: String = "") {
+    unlink(temporaryPath(of: resolveSymlinks(path), suffix: lockedSuffix + lockHolder))
   }
 
   private static func temporaryPath(of target: String, suffix: String) -> String {

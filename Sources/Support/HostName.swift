@@ -12,9 +12,20 @@ public enum HostName {
   }
 
   public static func sanitized(_ name: String) -> String {
-    let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
     var cleaned = String(name.prefix(64).map { allowed.contains($0) ? $0 : "-" })
     while cleaned.hasPrefix(".") { cleaned.removeFirst() }
+    // The folder of conflict copies sits beside the machines' folders.
+    if reserved.contains(cleaned) { cleaned += "-machine" }
     return cleaned.isEmpty ? "this-machine" : cleaned
   }
+
+  /// Whether `name` is a machine name as `sanitized` makes them (`journal.host` is checked with this).
+  public static func isValid(_ name: String) -> Bool {
+    !name.isEmpty && name.count <= 64 && !name.hasPrefix(".") && !reserved.contains(name)
+      && name.allSatisfy { allowed.contains($0) }
+  }
+
+  private static let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
+  /// Names under `.gitjournal` that are not machines.
+  public static let reserved: Set<String> = ["conflicts"]
 }

@@ -81,6 +81,9 @@ struct DoctorCommand: Command {
     }
 
     checkJournalFolder(configuration.journalDirectory, ok: ok, problem: problem)
+    let store = Journaling(configuration: configuration, environment: environment).store
+    showMachines(store, configuration, ok: ok)
+    showConflictCopies(store, ok: ok, warn: warn)
     if configProblems.contains(where: { $0.section == "narrative" }) {
       warn("model: not checked until the narrative section of the config is fixed; the hook asks no model meanwhile")
     } else {
@@ -132,6 +135,44 @@ struct DoctorCommand: Command {
       ok("journal folder \(folder) is writable")
     } else {
       problem("journal folder \(folder) is not writable: fix its permissions or set journal.dir")
+    }
+  }
+
+  /// The machines whose day records are in the journal and when each last wrote one: a machine that has not
+  /// written for a while still counts, its records are what it knew.
+  private func showMachines(_ store: JournalStore, _ configuration: Configuration, ok: (String) -> Void) {
+    guard configuration.shareFacts else {
+      ok("day records: in the state folder (journal.shareFacts = false), this machine's only")
+      return
+    }
+    let machines = store.machines()
+    let others = machines.filter { $0.host != store.host }.count
+    ok(
+      "this machine writes as '\(store.host)' (journal.host)"
+        + (others == 0 ? "" : "; \(others) other \(others == 1 ? "machine writes" : "machines write") this journal"))
+    for machine in machines {
+      let when =
+        machine.lastWritten.map { configuration.calendar.isoTimestamp(Int64($0.timeIntervalSince1970)) } ?? "never"
+      let this = machine.host == store.host ? " (this machine)" : ""
+      ok(
+        "machine \(machine.host)\(this): \(machine.days) \(machine.days == 1 ? "day" : "days") recorded, last wrote \(when)"
+      )
+    }
+  }
+
+  /// Sync tools' conflict copies of day files: merged and kept, or waiting for the next write of their day.
+  private func showConflictCopies(_ store: JournalStore, ok: (String) -> Void, warn: (String) -> Void) {
+    let copies = store.conflictCopies()
+    if !copies.kept.isEmpty {
+      let count = copies.kept.count
+      ok(
+        "\(count) sync conflict \(count == 1 ? "copy" : "copies") merged into \(count == 1 ? "its day file" : "their day files") and kept in \(copies.folder)"
+      )
+    }
+    for copy in copies.waiting {
+      warn(
+        "sync conflict copy '\(copy.name)': its notes go into \(copy.page).md when that page is next written (a "
+          + "commit of its day, or 'gitjournal rebuild' of its day)")
     }
   }
 

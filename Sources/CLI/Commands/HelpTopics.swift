@@ -27,6 +27,11 @@ enum HelpTopics {
                              a file, and its week (default: true)
     journal.weekly           write a page per week, YYYY-Www.md (default: true)
     journal.monthly          write a page per month, YYYY-MM.md (default: true)
+    journal.host             this machine's name in the journal's records, letters, digits, - _ .
+                             (default: the host name); give each machine its own
+    journal.shareFacts       keep this machine's day records in the journal folder, where the
+                             other machines that share it read them (default: true); false keeps
+                             them in the state folder (one machine only)
     repo.<name>.path         a journaled repository; <name> is its project name in the journal
                              (case matters); a relative path is taken from the config file's folder
     repo.<name>.private      the model gets this project's counts, never its subjects (default: false);

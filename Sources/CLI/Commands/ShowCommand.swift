@@ -9,19 +9,23 @@ import Support
 struct ShowCommand: Command {
   static let spec = CommandSpec(
     name: "show", abstract: "Print a day's journal (computed afresh when it has no file), or a week's or range's.",
-    usage: "show [<day>] [--week] [--since <day> [--until <day>]] [--json] [--all-authors]",
+    usage: "show [<day>] [--week] [--since <day> [--until <day>]] [--json] [--all-authors] [--host <name>]",
     options: [
       OptionSpec(name: "week", abstract: "The whole week of the day (journal.weekStart, default Monday)."),
       OptionSpec(name: "since", abstract: "First day of a range.", valueName: "day"),
       OptionSpec(name: "until", abstract: "Last day of a range.", valueName: "day", defaultValue: "today"),
       OptionSpec(name: "json", abstract: "Print the facts as JSON."),
       OptionSpec(name: "all-authors", abstract: "Count everyone's commits, not only yours."),
+      OptionSpec(
+        name: "host", abstract: "One machine's share only (journal.host; 'gitjournal doctor' lists them).",
+        valueName: "name"),
     ],
     discussion: """
       A day is YYYY-MM-DD, today, yesterday or -N (N days ago); with no day, today. A week or range is printed \
       day by day, each day with its projects and a totals line, then the totals per project and for the whole \
       range; with --json, an object with since, until, week, the totals, the projects' totals and the list of \
-      days as 'show <day> --json' gives them.
+      days as 'show <day> --json' gives them. Every machine that writes the journal folder is counted, each commit \
+      once; --host <name> shows what one of them recorded.
       """,
     examples: [
       "gitjournal show", "gitjournal show yesterday", "gitjournal show 2026-11-27 --json", "gitjournal show --week",
@@ -37,6 +41,7 @@ struct ShowCommand: Command {
   let until: String?
   let json: Bool
   let allAuthors: Bool
+  let host: String?
 
   init(_ arguments: ParsedArguments) throws(UsageError) {
     guard arguments.positionals.count <= 1 else {
@@ -48,6 +53,13 @@ struct ShowCommand: Command {
     until = arguments.value("until")
     json = arguments.has("json")
     allAuthors = arguments.has("all-authors")
+    host = arguments.value("host")
+    if let host, !HostName.isValid(host) {
+      throw UsageError(message: "--host takes a machine name as journal.host gives it, not '\(host)'", spec: Self.spec)
+    }
+    if host != nil && allAuthors {
+      throw UsageError(message: "--host shows a machine's records, which hold your commits only", spec: Self.spec)
+    }
     if until != nil && since == nil {
       throw UsageError(message: "--until needs --since", spec: Self.spec)
     }
@@ -95,7 +107,7 @@ struct ShowCommand: Command {
         JournalFileRenderer.render(MarkdownText.neutralisingBidiControls(file), style: style))
       return ExitStatus.success
     }
-    let (facts, skipped) = await journaling.current(day, policy: .fresh(allAuthors: allAuthors))
+    let (facts, skipped) = await journaling.current(day, policy: .fresh(allAuthors: allAuthors), host: host)
     for repository in skipped { context.standardError.line("warning: \(repository)") }
     let narrative = journaling.sentence(for: facts)
     if json {
@@ -104,12 +116,15 @@ struct ShowCommand: Command {
       let data = try encoder.encode(DayReport(facts: facts, narrative: narrative, calendar: calendar))
       context.standardOutput.line(MarkdownText.escapingBidiControlsInJSON(String(decoding: data, as: UTF8.self)))
     } else {
-      // The file when it holds these facts; else what it would hold after the next refresh (with the user's text),
-      // printed, not written: the file changes only when you commit, rebuild or edit it.
+      // The file when its block shows these facts; else what it would hold after the next refresh (with the
+      // user's text), printed, not written: the file changes only when you commit, rebuild or edit it. Another
+      // machine's records that arrived since the file was written make it stale too.
       let page = JournalPage(facts: facts, narrative: narrative, calendar: calendar)
-      var text = JournalMerger.merge(page: page, into: allAuthors ? nil : file, day: day)
-      if !allAuthors, let file,
-        store.record(of: day).map({ $0.signature(calendar: calendar) }) == facts.signature(calendar: calendar)
+      let isWhole = !allAuthors && host == nil
+      var text = JournalMerger.merge(page: page, into: isWhole ? file : nil, day: day)
+      // The links line is not a fact: a neighbour's new file changes it.
+      if isWhole, let file,
+        JournalMerger.blockBody(in: file).map({ JournalPage.body($0, links: nil) }) == page.blockBody
       {
         text = file
       }
@@ -127,7 +142,8 @@ struct ShowCommand: Command {
     if configuration.repositories.isEmpty { throw NoRepositoriesError(configPath: configuration.configPath) }
     let calendar = configuration.calendar
     let journaling = Journaling(configuration: configuration, environment: context.environment)
-    let (facts, skipped) = await journaling.current(from: first, through: last, policy: .fresh(allAuthors: allAuthors))
+    let (facts, skipped) = await journaling.current(
+      from: first, through: last, policy: .fresh(allAuthors: allAuthors), host: host)
     for repository in skipped { context.standardError.line("warning: \(repository)") }
     var sentences: [Day: String] = [:]
     for day in facts.days { sentences[day.day] = journaling.sentence(for: day) }

@@ -8,15 +8,19 @@ import Support
 struct StatsCommand: Command {
   static let spec = CommandSpec(
     name: "stats", abstract: "Show a calendar heatmap of your commits, with totals per project.",
-    usage: "stats [--weeks <n>] [--all-authors]",
+    usage: "stats [--weeks <n>] [--all-authors] [--host <name>]",
     options: [
       OptionSpec(name: "weeks", abstract: "How many weeks back, ending this week.", valueName: "n", defaultValue: "26"),
       OptionSpec(name: "all-authors", abstract: "Count everyone's commits, not only yours."),
+      OptionSpec(
+        name: "host", abstract: "One machine's share only (journal.host; 'gitjournal doctor' lists them).",
+        valueName: "name"),
     ],
     examples: ["gitjournal stats", "gitjournal stats --weeks 52"])
 
   let weeks: Int
   let allAuthors: Bool
+  let host: String?
 
   init(_ arguments: ParsedArguments) throws(UsageError) {
     let text = arguments.value("weeks") ?? "26"
@@ -25,6 +29,13 @@ struct StatsCommand: Command {
     }
     self.weeks = weeks
     allAuthors = arguments.has("all-authors")
+    host = arguments.value("host")
+    if let host, !HostName.isValid(host) {
+      throw UsageError(message: "--host takes a machine name as journal.host gives it, not '\(host)'", spec: Self.spec)
+    }
+    if host != nil && allAuthors {
+      throw UsageError(message: "--host shows a machine's records, which hold your commits only", spec: Self.spec)
+    }
   }
 
   func run(_ context: CommandContext) async throws -> Int32 {
@@ -33,15 +44,16 @@ struct StatsCommand: Command {
     let calendar = configuration.calendar
     let today = calendar.day(containing: context.environment.now())
     let firstMonday = Heatmap.monday(of: today).adding(days: -7 * (weeks - 1))
-    let days = (0...firstMonday.distance(to: today)).map { firstMonday.adding(days: $0) }
-    let collected = await Journaling(configuration: configuration, environment: context.environment)
-      .read(days: days, policy: .fresh(allAuthors: allAuthors))
-    for skipped in collected.skipped { context.standardError.line("warning: \(skipped)") }
+    // What the journal shows: every machine's records with what this one reads now.
+    let (collected, skipped) = await Journaling(configuration: configuration, environment: context.environment)
+      .current(from: firstMonday, through: today, policy: .fresh(allAuthors: allAuthors), host: host)
+    for repository in skipped { context.standardError.line("warning: \(repository)") }
 
     let style = TerminalStyle(output: context.standardOutput, environment: context.environment)
-    let heatmap = Heatmap(facts: collected.days, from: firstMonday, through: today)
+    let facts = Dictionary(collected.days.map { ($0.day, $0) }, uniquingKeysWith: { first, _ in first })
+    let heatmap = Heatmap(facts: facts, from: firstMonday, through: today)
     context.standardOutput.write(heatmap.render(style: style))
-    return collected.skipped.isEmpty ? ExitStatus.success : ExitStatus.partial
+    return skipped.isEmpty ? ExitStatus.success : ExitStatus.partial
   }
 }
 

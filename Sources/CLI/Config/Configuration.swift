@@ -20,6 +20,11 @@ public struct Configuration: Sendable {
   public var links = true
   public var weekly = true
   public var monthly = true
+  /// This machine's name in the journal's records (`journal.host`; default the host name, sanitised).
+  public var host: String
+  /// Whether the day records go in the journal folder, for the other machines that share it (the default), or
+  /// in the state folder (`journal.shareFacts = false`).
+  public var shareFacts: Bool
   public var repositories: [RepositoryEntry]
   public var narrative: NarrativeSettings
   /// True when the config file exists; false when gitjournal fell back to the current repository.
@@ -101,6 +106,8 @@ public struct Configuration: Sendable {
     dayStartMinutes = 0
     includeMerges = false
     weekStart = .monday
+    host = HostName.current
+    shareFacts = true
     repositories = []
     narrative = NarrativeSettings()
     hasConfigFile = false
@@ -150,6 +157,16 @@ public struct Configuration: Sendable {
           weekly = try Self.parseBool(entry.value, key: "journal.weekly")
         case ("journal", nil, "monthly"):
           monthly = try Self.parseBool(entry.value, key: "journal.monthly")
+        case ("journal", nil, "host"):
+          guard HostName.isValid(entry.value) else {
+            throw .invalidValue(
+              key: "journal.host", value: entry.value,
+              expected:
+                "a machine name of letters, digits, '-', '_' and '.' (at most 64, not 'conflicts') such as laptop")
+          }
+          host = entry.value
+        case ("journal", nil, "sharefacts"):
+          shareFacts = try Self.parseBool(entry.value, key: "journal.shareFacts")
         case ("journal", nil, let key):
           throw .unknownKey(key: "journal.\(key)", suggestion: Self.closestKey(to: "journal.\(key)"))
         case ("narrative", nil, let key):
@@ -210,6 +227,7 @@ public struct Configuration: Sendable {
     [
       "journal.dir", "journal.author", "journal.timezone", "journal.dayStart", "journal.merges", "journal.weekStart",
       "journal.links", "journal.weekly", "journal.monthly",
+      "journal.host", "journal.shareFacts",
     ] + NarrativeSettings.keys
 
   /// The known key closest to `key`, compared without case (git's own keys are case-insensitive).

@@ -1,5 +1,6 @@
 import Facts
 import Foundation
+import GitReader
 import Journal
 import Narrative
 import Support
@@ -19,7 +20,9 @@ struct Journaling: Sendable {
     reader = FactsReader(sources: configuration.factsSources(cacheDirectory: environment.cacheDirectory))
     writer = JournalWriter(
       store: JournalStore(
-        directory: configuration.journalDirectory, lockPath: environment.stateDirectory + "/journal.lock"),
+        directory: configuration.journalDirectory, lockPath: environment.stateDirectory + "/journal.lock",
+        host: configuration.host,
+        recordsFolder: configuration.shareFacts ? nil : environment.stateDirectory + "/records"),
       calendar: configuration.calendar, pages: configuration.pages)
     sentences =
       configuration.narrative.engine == .off
@@ -29,11 +32,21 @@ struct Journaling: Sendable {
 
   var store: JournalStore { writer.store }
 
-  /// The cached sentence for exactly these facts, if the model wrote one.
-  func sentence(for facts: DayFacts) -> String? {
+  /// The sentence for exactly these facts (every machine's facts of the day), if a model wrote one: on any
+  /// machine (shared in the journal folder, whatever this machine's model settings), else in this machine's cache.
+  /// `sharing`: a sentence found only in this machine's cache is shared, so the other machines show it too (a
+  /// writer does this; `show` writes nothing).
+  func sentence(for facts: DayFacts, sharing: Bool = false) -> String? {
+    guard !facts.isEmpty else { return nil }
+    let isShared = store.hasSharedSentences(of: facts.day)
+    let isCached = sentences?.hasSentences ?? false
     // A signature costs more than writing the page: none is computed while there is no sentence at all.
-    guard let sentences, !facts.isEmpty, sentences.hasSentences else { return nil }
-    return sentences.sentence(signature: facts.signature(calendar: configuration.calendar))
+    guard isShared || isCached else { return nil }
+    let signature = facts.signature(calendar: configuration.calendar)
+    if isShared, let sentence = store.sharedSentence(of: facts.day, signature: signature) { return sentence }
+    guard isCached, let sentence = sentences?.sentence(signature: signature) else { return nil }
+    if sharing { store.share(sentence: sentence, of: facts.day, signature: signature) }
+    return sentence
   }
 
   struct Report: Sendable {
@@ -50,21 +63,33 @@ struct Journaling: Sendable {
   }
 
   /// The facts a refresh would write for `day` now, without writing them: read from the repositories, with what
-  /// the day's record keeps of repositories not read now. What `show` prints, so that it agrees with the file.
-  func current(_ day: Day, policy: ReadPolicy) async -> (facts: DayFacts, skipped: [SkippedRepository]) {
-    let (range, skipped) = await current(from: day, through: day, policy: policy)
+  /// the day's record keeps of repositories not read now, joined with the other machines' records. What `show`
+  /// prints, so that it agrees with the file. `host`: that machine's share only (this machine's: what it reads
+  /// and keeps; another's: its records).
+  func current(_ day: Day, policy: ReadPolicy, host: String? = nil) async -> (
+    facts: DayFacts, skipped: [SkippedRepository]
+  ) {
+    let (range, skipped) = await current(from: day, through: day, policy: policy, host: host)
     return (range.days.first ?? DayFacts(day: day, projects: []), skipped)
   }
 
-  /// `current` for every day from `first` through `last`, the repositories read once for all of them.
-  func current(from first: Day, through last: Day, policy: ReadPolicy) async -> (
+  /// `current` for every day from `first` through `last`, the repositories read once for all of them. With
+  /// `--all-authors` (`policy.allAuthors`) the facts are this machine's repositories read now: records hold only
+  /// the journal's authors.
+  func current(from first: Day, through last: Day, policy: ReadPolicy, host: String? = nil) async -> (
     facts: RangeFacts, skipped: [SkippedRepository]
   ) {
     let days = first.through(last)
+    if let host, host != store.host {
+      let facts = days.map { store.record(of: $0, host: host) ?? DayFacts(day: $0, projects: []) }
+      return (RangeFacts(first: first, last: last, days: facts), [])
+    }
     let reading = await reader.read(days: days, policy: policy)
     let facts = days.map { day in
       let read = reading.days[day] ?? DayFacts(day: day, projects: [])
-      return policy.allAuthors ? read : read.keeping(store.record(of: day), readPaths: reading.readPaths).facts
+      if policy.allAuthors { return read }
+      let own = read.keeping(store.record(of: day), readPaths: reading.readPaths).facts
+      return host == nil ? store.recordedFacts(of: day, own: own) : own
     }
     return (RangeFacts(first: first, last: last, days: facts), reading.skipped)
   }
@@ -143,46 +168,53 @@ struct Journaling: Sendable {
     let recorded = locked.record(of: read.day)
     let (facts, carried) = read.keeping(recorded, readPaths: readPaths)
     let written = try writer.write(
-      facts, sentence: sentence(for: facts), in: locked, durability: durability, recorded: .some(recorded),
-      daysWithFiles: daysWithFiles, refreshingPeriods: refreshingPeriods)
+      facts, sentence: { sentence(for: $0, sharing: true) }, in: locked, durability: durability,
+      recorded: .some(recorded), daysWithFiles: daysWithFiles, refreshingPeriods: refreshingPeriods)
     if written.outcome != .nothingToWrite { report.written.append(written) }
     if !carried.isEmpty { report.carried[read.day] = carried }
   }
 
-  /// Puts `sentence`, written for `facts`, into the day's file if the file still holds exactly those facts;
-  /// does nothing when it has moved on (a commit, a rebuild or a config change since). Returns whether it did.
-  /// Repositories are not read: the narrator only ever decorates what is already written.
+  /// Puts `sentence`, written for `facts` (every machine's recorded facts of the day), into the day's file if the
+  /// records still hold exactly those facts, and shares it with the other machines; does nothing when they have
+  /// moved on (a commit here or on another machine, a rebuild or a config change since). Returns whether it did.
+  /// Repositories are not read: the narrator only ever decorates what is already recorded.
   func attach(_ sentence: String, to facts: DayFacts) async throws -> Bool {
     let calendar = configuration.calendar
     let signature = facts.signature(calendar: calendar)
     return try await store.locked { locked in
-      guard let recorded = locked.record(of: facts.day), recorded.signature(calendar: calendar) == signature else {
-        return false
-      }
-      try writer.write(recorded, sentence: sentence, in: locked)
+      guard let recorded = locked.recordedFacts(of: facts.day), recorded.signature(calendar: calendar) == signature
+      else { return false }
+      store.share(sentence: sentence, of: facts.day, signature: signature)
+      try writer.render(facts.day, sentence: { self.sentence(for: $0, sharing: true) }, in: locked)
       return true
     }
   }
 
-  /// Erases every commit of the repository at `path` from this machine's day records and rewrites those days'
-  /// files; returns the days that changed. The user's text in the files is kept.
+  /// Erases every commit of the repository at `path` from this machine's day records, lists them as forgotten
+  /// so that no other machine's records of them are shown either, and rewrites those days' files; returns the
+  /// days that changed. The user's text in the files is kept.
   func forget(path: String) async throws -> [Day] {
     try await store.locked { locked in
-      var changed: [Day] = []
+      var changed: [(day: Day, facts: DayFacts)] = []
+      var forgotten = Set<ObjectID>()
       for day in locked.recordedDays() {
         guard let recorded = locked.record(of: day), recorded.projects.contains(where: { $0.path == path }) else {
           continue
         }
-        let facts = DayFacts(day: day, projects: recorded.projects.filter { $0.path != path })
-        try writer.write(facts, sentence: sentence(for: facts), in: locked)
-        changed.append(day)
+        for project in recorded.projects where project.path == path { forgotten.formUnion(project.commits.map(\.id)) }
+        changed.append((day, DayFacts(day: day, projects: recorded.projects.filter { $0.path != path })))
       }
-      return changed
+      // Listed first: the days rendered next leave them out of every machine's records.
+      try locked.forget(forgotten)
+      for (_, facts) in changed {
+        try writer.write(facts, sentence: { sentence(for: $0, sharing: true) }, in: locked)
+      }
+      return changed.map(\.day)
     }
   }
 
-  /// The facts this machine last wrote for `day`, or nil.
+  /// The facts the journal last recorded for `day`, every machine's, or nil.
   func recorded(_ day: Day) async throws -> DayFacts? {
-    try await store.locked { locked in locked.record(of: day) }
+    try await store.locked { locked in locked.recordedFacts(of: day) }
   }
 }

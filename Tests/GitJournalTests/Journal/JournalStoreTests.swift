@@ -41,12 +41,17 @@ import Testing
 
   @Test func leftoversOfAKilledWriterAreRemoved() throws {
     #expect(try store.write(page, for: day, isEmpty: false) == .created)
-    try scratch.write("half a file", to: "journal/.2026-03-10.md.gitjournal-tmp-locked")
-    try scratch.write("someone else's", to: "journal/.2026-03-11.md.gitjournal-tmp-locked")
+    // Each machine's writers name their temporary files after it: a journal folder several machines write has
+    // one lock per machine.
+    let own = "-" + store.host
+    try scratch.write("half a file", to: "journal/.2026-03-10.md.gitjournal-tmp-locked\(own)")
+    try scratch.write("someone else's", to: "journal/.2026-03-11.md.gitjournal-tmp-locked\(own)")
+    try scratch.write("another machine's", to: "journal/.2026-03-10.md.gitjournal-tmp-locked-elsewhere")
     #expect(try store.write(JournalFixtures.page(subjects: ["One", "Two"]), for: day, isEmpty: false) == .updated)
     #expect(
       scratch.allFiles() == [
-        "journal/.2026-03-11.md.gitjournal-tmp-locked", "journal/2026-03-10.md", "state/journal.lock",
+        "journal/.2026-03-10.md.gitjournal-tmp-locked-elsewhere", "journal/.2026-03-11.md.gitjournal-tmp-locked\(own)",
+        "journal/2026-03-10.md", "state/journal.lock",
       ])
   }
 

@@ -170,7 +170,9 @@ extension Reliability {
       try #require(first.status == 0, "\(first)")
       let day = Self.firstDay.adding(days: 3).description
       let before = try #require(sandbox.journalFile(day))
-      let leftover = sandbox.journalDirectory + "/.\(day).md\(AtomicFile.temporaryMarker)\(AtomicFile.lockedSuffix)"
+      let leftover =
+        sandbox.journalDirectory
+        + "/.\(day).md\(AtomicFile.temporaryMarker)\(AtomicFile.lockedSuffix)-\(HostName.current)"
       try Data("---\ndate: 20".utf8).write(to: URL(fileURLWithPath: leftover))
 
       let show = try sandbox.runBinary("show", day)

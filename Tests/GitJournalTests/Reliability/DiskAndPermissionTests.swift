@@ -135,7 +135,9 @@ extension Reliability {
       let full = try commit("While the disk is full", in: repository)
       #expect(full.status == 0, "\(full.hookTestSummary)")
       #expect(full.standardError.split(separator: "\n").count == 1, "\(full.standardError)")
-      let reason = "cannot write \(file): No space left on device"
+      // The day's record is written first (a machine that renders the day next must find it): it is what fails.
+      let record = journalFolder + "/.gitjournal/\(HostName.current)/\(first.day).tsv"
+      let reason = "cannot write \(record): No space left on device"
       #expect(hookLog.contains("post-commit: " + reason), "\(hookLog)")
       let rebuild = try world.gitjournal("rebuild", "--no-narrative", in: repository)
       #expect(rebuild.status == 1, "\(rebuild.hookTestSummary)")

@@ -186,7 +186,12 @@ extension Reliability {
       secrets.append(late)
       try secret.commit(file: "late.txt", content: "late\n", message: late, date: "\(days[1])T18:00:00Z")
       try run(["narrate", days[1]])
-      // The other engine, and so another cache key: every day is asked again, in OpenAI's request shape.
+      // The other engine, and so another cache key: every day is asked again, in OpenAI's request shape. The
+      // sentences shared in the journal folder are keyed by the facts alone (any machine shows them, whatever its
+      // model): they go, or the days would keep the sentences they have.
+      for machine in try FileManager.default.contentsOfDirectory(atPath: sandbox.journalDirectory + "/.gitjournal") {
+        try? FileManager.default.removeItem(atPath: sandbox.journalDirectory + "/.gitjournal/\(machine)/sentences")
+      }
       server.behave(ModelBehaviour(.openAI))
       try sandbox.configure("narrative.engine", "openai")
       try run(["rebuild", "--since", days[0], "--until", days[2]])

@@ -1,0 +1,48 @@
+import GitReader
+
+extension DayFacts {
+  /// The day as every machine recorded it: each commit once by id, projects joined by name. A pure function of
+  /// its input set, so that two machines given the same records render the same bytes: machines are taken in
+  /// the order of their names; a commit recorded by several (the same repository cloned on each) is taken as
+  /// the first of them recorded it, under that machine's project name. A project is private when any machine
+  /// keeps it private, or keeps any of its commits in a private project: the model then gets no subject of it.
+  ///
+  /// `forgotten`: by machine, the commits it erased from its own records (`repos remove --forget`); they are
+  /// left out of every other machine's records too, so that one forget is enough however many machines
+  /// recorded them. A machine's own records are its present word and are not filtered by its own list.
+  public static func union(
+    of day: Day, records: [(host: String, facts: DayFacts)], forgotten: [String: Set<ObjectID>] = [:]
+  ) -> DayFacts {
+    let ordered = records.filter { $0.facts.day == day }.sorted { $0.host < $1.host }
+    if ordered.count == 1 && forgotten.isEmpty { return ordered[0].facts }
+    var seen = Set<ObjectID>()
+    var privateCommits = Set<ObjectID>()
+    var privateNames = Set<String>()
+    for record in ordered {
+      for project in record.facts.projects where project.isPrivate {
+        privateNames.insert(project.name)
+        privateCommits.formUnion(project.commits.map(\.id))
+      }
+    }
+    var order: [String] = []
+    var byName: [String: (path: String, commits: [CommitRecord])] = [:]
+    for record in ordered {
+      let hidden = forgotten.filter { $0.key != record.host }.values.reduce(into: Set<ObjectID>()) { $0.formUnion($1) }
+      for project in record.facts.projects {
+        let commits = project.commits.filter { !hidden.contains($0.id) && seen.insert($0.id).inserted }
+        guard !commits.isEmpty else { continue }
+        if byName[project.name] == nil {
+          order.append(project.name)
+          byName[project.name] = (project.path, [])
+        }
+        byName[project.name]?.commits += commits
+      }
+    }
+    let projects = order.compactMap { name -> ProjectFacts? in
+      guard let entry = byName[name] else { return nil }
+      let isPrivate = privateNames.contains(name) || entry.commits.contains { privateCommits.contains($0.id) }
+      return ProjectFacts(name: name, path: entry.path, isPrivate: isPrivate, commits: entry.commits)
+    }
+    return DayFacts(day: day, projects: projects)
+  }
+}
