@@ -54,7 +54,30 @@ struct DoctorCommand: Command {
       warn("no config file at \(configuration.configPath): using the repository you are in; run 'gitjournal install'")
     }
 
-    if configuration.repositories.isEmpty { problem("no repositories to journal: run 'gitjournal install' in one") }
+    let global = GlobalHookInstaller(environment: environment, executable: "", configPath: "")
+    let globalRecord = global.record()
+    if let record = globalRecord {
+      let effective = GlobalGitConfig(environment: environment).hooksPath()
+      let first = record.previous.map { "those of \($0)" } ?? "each repository's own .git/hooks"
+      if effective == global.hooksFolder {
+        ok(
+          "global hook: core.hooksPath is \(global.hooksFolder) (included from \(record.configFile)); it runs \(first) first"
+        )
+      } else {
+        problem(
+          "global hook: installed in \(global.hooksFolder), but git's core.hooksPath is \(effective ?? "unset"), set "
+            + "after gitjournal's include in \(record.configFile): remove that setting or run 'gitjournal install --global'"
+        )
+      }
+    }
+    let active = configuration.repositories.filter { !$0.isRetired }.map(\.path)
+    let uncovered = Dictionary(
+      (globalRecord == nil ? [] : global.uncoveredLines(active)).map { ($0.path, $0.line) },
+      uniquingKeysWith: { a, _ in a })
+
+    if configuration.repositories.isEmpty && globalRecord == nil {
+      problem("no repositories to journal: run 'gitjournal install' in one")
+    }
     for entry in configuration.repositories {
       if let retiredAt = entry.retiredAt {
         // Information, not a problem: the repository is out of the journal's future, not of its past.
@@ -68,9 +91,19 @@ struct DoctorCommand: Command {
         problem("\(entry.name) (\(entry.path)): \(found.summary); the journal keeps the commits it recorded from it")
         continue
       }
+      if RegistrationCheck.holdsJournal(root: entry.path, journal: configuration.journalDirectory) {
+        warn(
+          "\(entry.name) (\(entry.path)) holds the journal folder: the hook ignores its commits, so that committing the "
+            + "journal does not write to it")
+        continue
+      }
+      if let line = uncovered[entry.path] {
+        warn(line)
+        continue
+      }
       // A repository with no commits yet is said so as information: it is readable, with nothing to journal.
       let readable = "\(entry.name) (\(entry.path)): readable" + (health == .noCommitsYet ? ", no commits yet" : "")
-      switch hookState(of: entry.path, home: environment.home) {
+      switch hookState(of: entry.path, home: environment.home, globalFolder: global.hooksFolder) {
       case .installed(let how): ok("\(readable), hooked \(how)")
       case .missing(let folder):
         warn(
@@ -109,13 +142,14 @@ struct DoctorCommand: Command {
     case unavailable(String)
   }
 
-  func hookState(of path: String, home: String) -> HookState {
+  func hookState(of path: String, home: String, globalFolder: String) -> HookState {
     let folder: HookInstaller.HooksFolder
     do {
       folder = try HookInstaller.hooksFolder(of: path, home: home)
     } catch {
       return .unavailable(error.description)
     }
+    if folder.path == globalFolder { return .installed("through the global hook") }
     guard GitHook.allCases.allSatisfy({ HookInstaller.isInstalled($0, in: folder.path) }) else {
       return .missing(folder: folder.path)
     }

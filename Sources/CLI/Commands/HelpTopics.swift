@@ -36,6 +36,12 @@ enum HelpTopics {
                              (case matters); a relative path is taken from the config file's folder
     repo.<name>.private      the model gets this project's counts, never its subjects (default: false);
                              it covers every worktree of the repository
+    repo.<name>.exclude      true: never journal this repository, nor register it again
+    journal.include          with the global hook ('install --global'), a repository's first commit
+                             registers it when a pattern matches it (default: every repository);
+                             repeat for several
+    journal.exclude          a repository no hook, install, 'repos add' or 'repos scan' registers;
+                             repeat for several
     narrative.engine         ollama, openai (any OpenAI-compatible server) or off (default: ollama)
     narrative.url            the model server, port 1 to 65535 (default: $OLLAMA_HOST or
                              http://127.0.0.1:11434 for ollama, http://127.0.0.1:8080 for openai)
@@ -47,6 +53,9 @@ enum HelpTopics {
     narrative.allowRemote    allow a model server that is not on this machine (default: false)
 
     Durations take seconds (90, 90s), minutes (2m) or milliseconds (500ms).
+    Patterns: a path from / or ~/ matches a repository's folder or a folder above it (~/code covers
+    every repository under it); a name without '/' matches any folder on its path (*-scratch); '*'
+    and '?' stay within one folder name, '**' spans several.
     Section and key names are case-insensitive, as in git. An unknown section or key, a repository
     section without a path, or a value out of range is an error (with the closest key suggested);
     'gitjournal doctor' lists them all. The hook logs it and writes nothing, except for a problem in

@@ -1,4 +1,5 @@
 import Facts
+import Foundation
 import GitReader
 import Journal
 import Narrative
@@ -8,11 +9,13 @@ import Support
 struct InstallCommand: Command {
   static let spec = CommandSpec(
     name: "install", abstract: "Journal a repository on every commit: register it and install its git hooks.",
-    usage: "install [<repo>...] [--name <name>]",
+    usage: "install [<repo>...] [--name <name>] | install --global",
     options: [
       OptionSpec(
         name: "name", abstract: "Project name, with one repository.", valueName: "name",
-        defaultValue: "the folder's name")
+        defaultValue: "the folder's name"),
+      OptionSpec(
+        name: "global", abstract: "Journal every repository you commit in, through git's global core.hooksPath."),
     ],
     discussion: """
       Installs post-commit and post-rewrite hooks where git runs them (core.hooksPath when set, else the \
@@ -21,14 +24,30 @@ struct InstallCommand: Command {
       and variables; install again after moving either. Without that file the hooks do nothing. A hook that is \
       already there, or gitjournal's own edited by hand, keeps running first, with its own exit status; \
       'gitjournal uninstall' puts it back as it was. With no repository, the one containing the current \
-      directory.
+      directory. The repository that holds the journal folder is refused: committing the journal would write to \
+      the journal.
+
+      --global points git's global core.hooksPath at a hooks folder of gitjournal's, through an include \
+      appended to your global git config (a previous core.hooksPath stays as it is written, and its hooks run \
+      first; without one, each repository's own .git/hooks run first, for every hook name git knows, with \
+      their arguments, input and exit status). The first commit in a repository then registers it, when a \
+      journal.include pattern matches it (all do when there is none) and no journal.exclude pattern or \
+      repo.<name>.exclude does. A repository with its own core.hooksPath (husky) is not covered: install names \
+      those it knows. 'gitjournal uninstall --global' leaves your git config byte for byte as it was.
       """,
-    examples: ["gitjournal install", "gitjournal install ~/code/notes --name notes-app"])
+    examples: [
+      "gitjournal install", "gitjournal install ~/code/notes --name notes-app", "gitjournal install --global",
+    ])
 
   let paths: [String]
   let name: String?
+  let global: Bool
 
   init(_ arguments: ParsedArguments) throws(UsageError) {
+    global = arguments.has("global")
+    if global && (!arguments.positionals.isEmpty || arguments.value("name") != nil) {
+      throw UsageError(message: "--global takes no repository and no --name", spec: Self.spec)
+    }
     paths = arguments.positionals.isEmpty ? ["."] : arguments.positionals
     name = arguments.value("name")
     if name != nil && paths.count > 1 {
@@ -37,13 +56,22 @@ struct InstallCommand: Command {
   }
 
   func run(_ context: CommandContext) async throws -> Int32 {
+    if global { return try installGlobal(context) }
     let environment = context.environment
     let registry = RepositoryRegistry(environment: environment)
     let installer = HookInstaller(executable: ExecutablePath.current, configPath: environment.configPath)
+    let globalFolder = GlobalHookInstaller(environment: environment, executable: "", configPath: "").hooksFolder
     for path in paths {
       let (found, root) = try HookInstaller.repository(named: path, environment: environment)
       let folder = try HookInstaller.hooksFolder(of: found, home: environment.home)
       let registration = try registry.add(path: root, name: name)
+      if folder.path == globalFolder {
+        // gitjournal's own global folder: its hooks are there already, for every repository.
+        let entry = registration.entry
+        context.standardOutput.line(
+          "\(entry.name) (\(entry.path)): journaled, through the global hook in \(folder.path).")
+        continue
+      }
       var changes: [String] = []
       for hook in GitHook.allCases {
         switch try installer.install(hook, into: folder.path) {
@@ -75,6 +103,45 @@ struct InstallCommand: Command {
       }
     }
     await refreshToday(environment)
+    return ExitStatus.success
+  }
+
+  private func installGlobal(_ context: CommandContext) throws -> Int32 {
+    let environment = context.environment
+    let out = context.standardOutput
+    let configPath = environment.configPath
+    // The hooks do nothing without the config file they record.
+    if access(configPath, F_OK) != 0 {
+      try makeFolders((configPath as NSString).deletingLastPathComponent)
+      try AtomicFile.write("", to: configPath)
+    }
+    let installer = GlobalHookInstaller(
+      environment: environment, executable: ExecutablePath.current, configPath: configPath)
+    let installation = try installer.install()
+    if installation.wasInstalled {
+      out.line("The global hook is already installed in \(installer.hooksFolder); its scripts are up to date.")
+    } else {
+      out.line(
+        "Installed the global hook: core.hooksPath is \(installer.hooksFolder), through an include appended to "
+          + "\(installation.configFile).")
+    }
+    if let previous = installation.previous {
+      out.line("Its hooks run those of \(previous) (the core.hooksPath before) first, with their exit status.")
+    } else {
+      out.line("Its hooks run each repository's own .git/hooks first, with their exit status.")
+    }
+    out.line(
+      "The first commit in a repository registers it (journal.include and journal.exclude choose which; "
+        + "'gitjournal help config').")
+    let effective = GlobalGitConfig(environment: environment).hooksPath()
+    if effective != installer.hooksFolder {
+      context.standardError.line(
+        "warning: git's core.hooksPath is \(effective ?? "unset"), set after gitjournal's include: git does not run "
+          + "gitjournal's hooks until that setting goes")
+    }
+    let known = (try? RepositoryRegistry(environment: environment).entries().filter { !$0.isRetired }.map(\.path)) ?? []
+    let current = Repository.discover(from: environment.currentDirectory).map { [Repository.mainRoot(of: $0)] } ?? []
+    for (_, line) in installer.uncoveredLines(known + current.filter { !known.contains($0) }) { out.line(line) }
     return ExitStatus.success
   }
 

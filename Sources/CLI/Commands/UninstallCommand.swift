@@ -8,8 +8,11 @@ import Support
 struct UninstallCommand: Command {
   static let spec = CommandSpec(
     name: "uninstall", abstract: "Remove gitjournal's hooks from a repository and stop journaling its new commits.",
-    usage: "uninstall [<repo>...] [--keep-config]",
-    options: [OptionSpec(name: "keep-config", abstract: "Keep the repository in the journal; remove only the hooks.")],
+    usage: "uninstall [<repo>...] [--keep-config] | uninstall --global",
+    options: [
+      OptionSpec(name: "keep-config", abstract: "Keep the repository in the journal; remove only the hooks."),
+      OptionSpec(name: "global", abstract: "Remove the global hook that 'install --global' set up."),
+    ],
     discussion: """
       Removes gitjournal's post-commit and post-rewrite hooks and puts back any hook they had chained, byte \
       for byte. A gitjournal hook you edited by hand is yours and stays. A hooks folder shared with other \
@@ -17,19 +20,33 @@ struct UninstallCommand: Command {
       With no repository, the one containing the current directory. The repository is retired, not \
       forgotten: its commits until now stay in the journal and in any rebuild; 'gitjournal repos remove \
       --forget <name>' erases them.
+
+      --global removes the lines 'install --global' appended to your global git config, leaving it byte for \
+      byte as it was (a previous core.hooksPath applies again), and gitjournal's hooks folder. The repositories \
+      it registered stay in the config.
       """,
-    examples: ["gitjournal uninstall", "gitjournal uninstall ~/code/notes --keep-config"])
+    examples: [
+      "gitjournal uninstall", "gitjournal uninstall ~/code/notes --keep-config", "gitjournal uninstall --global",
+    ])
 
   let paths: [String]
   let keepConfig: Bool
+  let global: Bool
 
   init(_ arguments: ParsedArguments) throws(UsageError) {
+    global = arguments.has("global")
+    if global && (!arguments.positionals.isEmpty || arguments.has("keep-config")) {
+      throw UsageError(message: "--global takes no repository and no --keep-config", spec: Self.spec)
+    }
     paths = arguments.positionals.isEmpty ? ["."] : arguments.positionals
     keepConfig = arguments.has("keep-config")
   }
 
   func run(_ context: CommandContext) async throws -> Int32 {
     let environment = context.environment
+    let global = GlobalHookInstaller(
+      environment: environment, executable: ExecutablePath.current, configPath: environment.configPath)
+    if self.global { return try uninstallGlobal(global, context: context) }
     let registry = RepositoryRegistry(environment: environment)
     let installer = HookInstaller(executable: ExecutablePath.current, configPath: environment.configPath)
     for path in paths {
@@ -39,6 +56,14 @@ struct UninstallCommand: Command {
 
       guard let folder = try? HookInstaller.hooksFolder(of: found, home: environment.home) else {
         context.standardOutput.line("gitjournal's hooks are not installed in \(root).")
+        continue
+      }
+      if folder.path == global.hooksFolder {
+        let stopped =
+          removedEntry.map { "Stopped journaling \($0.name); its commits until now stay in the journal. " } ?? ""
+        context.standardOutput.line(
+          stopped + "The global hook in \(folder.path) stays for the other repositories "
+            + "('gitjournal uninstall --global' removes it).")
         continue
       }
       let others = try registry.entries().filter { $0.path != root && !$0.isRetired }
@@ -75,6 +100,26 @@ struct UninstallCommand: Command {
             + "('gitjournal repos remove --forget \(removedEntry.name)' erases them).")
       }
     }
+    return ExitStatus.success
+  }
+
+  private func uninstallGlobal(_ installer: GlobalHookInstaller, context: CommandContext) throws -> Int32 {
+    let out = context.standardOutput
+    guard let removal = try installer.uninstall() else {
+      out.line("The global hook is not installed; nothing to remove.")
+      return ExitStatus.success
+    }
+    out.line(
+      "Removed the global hook: \(removal.configFile) is as it was before 'gitjournal install --global'"
+        + (removal.previous.map { ", and core.hooksPath is \($0) again." } ?? "."))
+    if !removal.foreignFiles.isEmpty {
+      out.line(
+        "Left \(installer.hooksFolder) in place: it holds files gitjournal did not write ("
+          + removal.foreignFiles.joined(separator: ", ") + ").")
+    }
+    out.line(
+      "The repositories it registered stay in the config: 'gitjournal install <repo>' hooks one, "
+        + "'gitjournal repos remove <name>' retires one.")
     return ExitStatus.success
   }
 }

@@ -26,6 +26,12 @@ public struct Configuration: Sendable {
   /// in the state folder (`journal.shareFacts = false`).
   public var shareFacts: Bool
   public var repositories: [RepositoryEntry]
+  /// `journal.include`: the global hook registers only a repository one of these matches (any, when empty).
+  var include: [PathGlob]
+  /// `journal.exclude`: repositories the global hook, `install`, `repos add` and `repos scan` never register.
+  var exclude: [PathGlob]
+  /// Sections with `repo.<name>.exclude = true`: never journaled, never registered again.
+  var excludedRepositories: [RepositoryEntry]
   public var narrative: NarrativeSettings
   /// True when the config file exists; false when gitjournal fell back to the current repository.
   public var hasConfigFile: Bool
@@ -109,6 +115,9 @@ public struct Configuration: Sendable {
     host = HostName.current
     shareFacts = true
     repositories = []
+    include = []
+    exclude = []
+    excludedRepositories = []
     narrative = NarrativeSettings()
     hasConfigFile = false
     configPath = environment.configPath
@@ -117,6 +126,7 @@ public struct Configuration: Sendable {
     var repositoriesByName: [String: RepositoryEntry] = [:]
     var repositoryOrder: [String] = []
     var emptyPaths: Set<String> = []
+    var excludedNames: Set<String> = []
     for entry in entries {
       let parts = Self.split(entry.name)
       do throws(ConfigError) {
@@ -167,6 +177,13 @@ public struct Configuration: Sendable {
           host = entry.value
         case ("journal", nil, "sharefacts"):
           shareFacts = try Self.parseBool(entry.value, key: "journal.shareFacts")
+        case ("journal", nil, "include"), ("journal", nil, "exclude"):
+          guard let glob = PathGlob(entry.value, home: environment.home) else {
+            throw .invalidValue(
+              key: "journal.\(parts.key)", value: entry.value,
+              expected: "a folder glob from / or ~/ (~/code/*), or a folder name without '/' (*-scratch)")
+          }
+          if parts.key == "include" { include.append(glob) } else { exclude.append(glob) }
         case ("journal", nil, let key):
           throw .unknownKey(key: "journal.\(key)", suggestion: Self.closestKey(to: "journal.\(key)"))
         case ("narrative", nil, let key):
@@ -192,8 +209,14 @@ public struct Configuration: Sendable {
                 expected: "a UTC time such as 2026-12-01T09:30:00Z (set by 'gitjournal uninstall')")
             }
             repositoriesByName[name]?.retiredAt = seconds
+          case "exclude":
+            if try Self.parseBool(entry.value, key: "repo.\(name).exclude") {
+              excludedNames.insert(name)
+            } else {
+              excludedNames.remove(name)
+            }
           default:
-            let suggestion = Suggestion.closest(to: key, among: ["path", "private", "retired"])
+            let suggestion = Suggestion.closest(to: key, among: ["path", "private", "retired", "exclude"])
             throw .unknownKey(key: "repo.\(name).\(key)", suggestion: suggestion.map { "repo.\(name).\($0)" })
           }
         case ("repo", nil, let key):
@@ -219,7 +242,9 @@ public struct Configuration: Sendable {
         withPath.first { $0.lowercased() == name.lowercased() } ?? Suggestion.closest(to: name, among: withPath)
       problems.append(.repositoryWithoutPath(name: name, suggestion: suggestion))
     }
-    repositories = repositoryOrder.compactMap { repositoriesByName[$0] }.filter { !$0.path.isEmpty }
+    let configured = repositoryOrder.compactMap { repositoriesByName[$0] }.filter { !$0.path.isEmpty }
+    repositories = configured.filter { !excludedNames.contains($0.name) }
+    excludedRepositories = configured.filter { excludedNames.contains($0.name) }
   }
 
   /// Every key `help config` lists, for "did you mean".
@@ -228,6 +253,7 @@ public struct Configuration: Sendable {
       "journal.dir", "journal.author", "journal.timezone", "journal.dayStart", "journal.merges", "journal.weekStart",
       "journal.links", "journal.weekly", "journal.monthly",
       "journal.host", "journal.shareFacts",
+      "journal.include", "journal.exclude",
     ] + NarrativeSettings.keys
 
   /// The known key closest to `key`, compared without case (git's own keys are case-insensitive).

@@ -5,7 +5,8 @@ import Journal
 import Narrative
 import Support
 
-/// Adds and removes `repo.<name>.*` entries in the config file.
+/// Adds and removes `repo.<name>.*` entries in the config file, each change under the config lock, so that two
+/// hooks registering repositories at once, or a hook and a command, never pick one name twice or lose an entry.
 public struct RepositoryRegistry: Sendable {
   let environment: Environment
 
@@ -18,11 +19,33 @@ public struct RepositoryRegistry: Sendable {
     case alreadyPresent(RepositoryEntry)
     /// A retired repository journaled again from now on.
     case resumed(RepositoryEntry)
+
+    public var entry: RepositoryEntry {
+      switch self {
+      case .added(let entry), .alreadyPresent(let entry), .resumed(let entry): return entry
+      }
+    }
   }
 
   /// The configured repositories (from the file only, not the current-directory fallback).
   public func entries() throws(ConfigError) -> [RepositoryEntry] {
-    try Configuration(entries: file.entries(), environment: environment).repositories
+    try configuration().repositories
+  }
+
+  /// The file's settings alone (no current-directory fallback); the first problem is thrown.
+  private func configuration() throws(ConfigError) -> Configuration {
+    try Configuration(entries: file.entries(), environment: environment)
+  }
+
+  /// How long a writer waits for another one: they hold the lock for one read and one write of a small file.
+  static let lockTimeout = 5
+
+  /// Runs `body` holding `config.lock` in the state folder. Not the config's own `<file>.lock`: libgit2 creates
+  /// that one itself for each write, and fails when it exists.
+  func locked<T>(_ body: () throws -> T) throws -> T {
+    try makeFolders(environment.stateDirectory)
+    let lock = try FileLock.acquire(at: environment.stateDirectory + "/config.lock", waitingAtMost: Self.lockTimeout)
+    return try withExtendedLifetime(lock) { try body() }
   }
 
   /// Registers the repository containing `path` under `name` (default: its folder's name, made unique). A linked
@@ -34,7 +57,15 @@ public struct RepositoryRegistry: Sendable {
       throw RegistryError.notARepository(path: absolute)
     }
     let root = Repository.mainRoot(of: found)
-    let existing = try entries()
+    return try locked { () throws -> AddResult in try add(root: root, name: name) }
+  }
+
+  private func add(root: String, name: String?) throws -> AddResult {
+    let configuration = try configuration()
+    if let refusal = RegistrationCheck.refusal(root: root, configuration: configuration, automatic: false) {
+      throw refusal
+    }
+    let existing = configuration.repositories
     if let present = existing.first(where: { $0.path == root }) {
       guard present.isRetired else { return .alreadyPresent(present) }
       try file.removeAll("repo.\(present.name).retired")
@@ -48,9 +79,27 @@ public struct RepositoryRegistry: Sendable {
     if let name, name.isEmpty || name.contains("\n") || name.contains("\"") {
       throw RegistryError.invalidName(name: name)
     }
-    let chosen = name ?? Self.uniqueName(RepositoryEntry.defaultName(forPath: root), taken: Set(existing.map(\.name)))
+    let taken = Set((existing + configuration.excludedRepositories).map(\.name))
+    let chosen = name ?? Self.uniqueName(RepositoryEntry.defaultName(forPath: root), taken: taken)
     try file.set("repo.\(chosen).path", to: root)
     return .added(RepositoryEntry(name: chosen, path: root, isPrivate: false))
+  }
+
+  /// What the global hook does at a repository's first commit: registers `root` (a main working tree or a bare
+  /// repository) under its folder's name, made unique, unless the config names it already in any way (retired and
+  /// excluded sections too: those stay out for good) or `RegistrationCheck` refuses it. Returns the new entry.
+  func registerAutomatically(root: String) throws -> RepositoryEntry? {
+    try locked { () throws -> RepositoryEntry? in
+      // Read again under the lock: another hook may have registered it a moment ago.
+      let configuration = try configuration()
+      let known = configuration.repositories + configuration.excludedRepositories
+      guard !known.contains(where: { $0.path == root }),
+        RegistrationCheck.refusal(root: root, configuration: configuration, automatic: true) == nil
+      else { return nil }
+      let name = Self.uniqueName(RepositoryEntry.defaultName(forPath: root), taken: Set(known.map(\.name)))
+      try file.set("repo.\(name).path", to: root)
+      return RepositoryEntry(name: name, path: root, isPrivate: false)
+    }
   }
 
   /// The configured repository with this name or path, or nil.
@@ -64,6 +113,10 @@ public struct RepositoryRegistry: Sendable {
   /// Retires the repository with this name or path: commits authored from `now` on are not journaled, those
   /// before stay. Returns it, or nil when none matched. A repository already retired keeps its first time.
   public func retire(nameOrPath: String, now: Date) throws -> RepositoryEntry? {
+    try locked { () throws -> RepositoryEntry? in try retireLocked(nameOrPath: nameOrPath, now: now) }
+  }
+
+  private func retireLocked(nameOrPath: String, now: Date) throws -> RepositoryEntry? {
     guard var entry = try entry(nameOrPath: nameOrPath) else { return nil }
     if entry.retiredAt == nil {
       // Times are whole seconds: a commit made in the second of the retirement, before it, still counts.
@@ -77,9 +130,11 @@ public struct RepositoryRegistry: Sendable {
   /// Unregisters the repository with this name or path entirely (`repos remove --forget`); returns it, or nil
   /// when none matched. Its commits leave the journal only when the caller erases them from the records.
   public func remove(nameOrPath: String) throws -> RepositoryEntry? {
-    guard let entry = try entry(nameOrPath: nameOrPath) else { return nil }
-    for key in ["path", "private", "retired"] { try file.removeAll("repo.\(entry.name).\(key)") }
-    return entry
+    try locked { () throws -> RepositoryEntry? in
+      guard let entry = try entry(nameOrPath: nameOrPath) else { return nil }
+      for key in ["path", "private", "retired"] { try file.removeAll("repo.\(entry.name).\(key)") }
+      return entry
+    }
   }
 
   static func uniqueName(_ base: String, taken: Set<String>) -> String {

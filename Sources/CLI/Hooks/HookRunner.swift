@@ -10,13 +10,16 @@ import Support
 /// line to stderr, and the exit status is always 0.
 struct HookRunner {
   let environment: Environment
+  /// Run from the global hooks folder (`install --global`): a repository's first commit registers it.
+  let registers: Bool
 
   /// `configPath`: the config file `install` recorded in the hook script; nil for a hook installed before it did
   /// so, which reads `$GITJOURNAL_CONFIG` or the default file. Either way the hook, and the narrator it starts,
   /// read that one file and do nothing without it: GUI clients run hooks without the shell's variables, and
   /// "the current repository with defaults" would journal a repository the config marks private, and send its
   /// subjects to the model.
-  init(environment: Environment, configPath: String?) {
+  init(environment: Environment, configPath: String?, registers: Bool = false) {
+    self.registers = registers
     var environment = environment
     environment.variables["GITJOURNAL_CONFIG"] = configPath ?? environment.configPath
     environment.variables[Environment.configRequiredVariable] = "1"
@@ -32,8 +35,12 @@ struct HookRunner {
     let log = LogFile.hook(stateDirectory: environment.stateDirectory)
     do {
       // A problem in the narrative section turns the model off (see Configuration.loadForHook); others throw.
-      let (configuration, narrativeProblem) = try Configuration.loadForHook(environment)
-      guard let days = try affectedDays(hook, arguments: arguments, configuration: configuration) else { return nil }
+      var (configuration, narrativeProblem) = try Configuration.loadForHook(environment)
+      guard let repository = Repository.containing(environment.currentDirectory) else { return nil }
+      guard try isJournaled(repository, configuration: &configuration, log: log) else { return nil }
+      guard
+        let days = try affectedDays(hook, arguments: arguments, repository: repository, configuration: configuration)
+      else { return nil }
       let report = try await Journaling(configuration: configuration, environment: environment).refresh(days: days)
       startNarratorIfNeeded(for: report, configuration: configuration)
       log.append(Self.carriedLines(report, hook: hook), now: environment.now())
@@ -108,12 +115,36 @@ struct HookRunner {
     "GIT_COMMON_DIR", "GIT_EDITOR", "GIT_REFLOG_ACTION",
   ]
 
-  /// The days to refresh, or nil when there is nothing to do: the committing repository is not journaled,
-  /// a rebase is still running (its post-rewrite refreshes once at the end), or an amend's post-rewrite
-  /// (its post-commit already did).
-  func affectedDays(_ hook: GitHook, arguments: [String], configuration: Configuration) throws -> [Day]? {
-    guard let repository = Repository.containing(environment.currentDirectory) else { return nil }
-    guard Self.isConfigured(repository, root: repository.root, in: configuration) else { return nil }
+  /// Whether the committing repository is journaled: configured (or, from the global hook, registered now, which
+  /// adds it to `configuration`), and not the one that holds the journal folder, whose commits would otherwise
+  /// write to the journal on every commit of the journal.
+  func isJournaled(_ repository: Repository, configuration: inout Configuration, log: LogFile) throws -> Bool {
+    let root = repository.root
+    let mainRoot =
+      repository.commonDirectory == repository.gitDirectory
+      ? root : (Repository.discover(from: repository.commonDirectory) ?? root)
+    if RegistrationCheck.holdsJournal(root: mainRoot, journal: configuration.journalDirectory, also: root) {
+      return false
+    }
+    if Self.isConfigured(repository, root: root, in: configuration) { return true }
+    guard registers, !repository.isBare,
+      RegistrationCheck.refusal(root: mainRoot, configuration: configuration, automatic: true) == nil,
+      !(configuration.repositories + configuration.excludedRepositories).contains(where: {
+        Self.names(repository, root: root, entry: $0)
+      }),
+      let entry = try RepositoryRegistry(environment: environment).registerAutomatically(root: mainRoot)
+    else { return false }
+    configuration.repositories.append(entry)
+    log.append(
+      ["registered \(entry.name) (\(entry.path)) at its first commit under the global hook"], now: environment.now())
+    return true
+  }
+
+  /// The days to refresh, or nil when there is nothing to do: a rebase is still running (its post-rewrite
+  /// refreshes once at the end), or an amend's post-rewrite (its post-commit already did).
+  func affectedDays(_ hook: GitHook, arguments: [String], repository: Repository, configuration: Configuration) throws
+    -> [Day]?
+  {
     guard let head = repository.headCommitID() else { return nil }
     let calendar = configuration.calendar
     let headDay = calendar.day(containing: try repository.authorTime(of: head))
@@ -139,10 +170,12 @@ struct HookRunner {
 
   /// Whether the committing repository (or a linked worktree of it) is one the journal reads.
   static func isConfigured(_ repository: Repository, root: String, in configuration: Configuration) -> Bool {
+    configuration.repositories.contains { !$0.isRetired && names(repository, root: root, entry: $0) }
+  }
+
+  /// Whether `entry` is the committing repository (at `root`) or the repository it is a linked worktree of.
+  static func names(_ repository: Repository, root: String, entry: RepositoryEntry) -> Bool {
     let commonDirectory = repository.commonDirectory
-    return configuration.repositories.contains { entry in
-      !entry.isRetired
-        && (entry.path == root || entry.path == commonDirectory || entry.path + "/.git" == commonDirectory)
-    }
+    return entry.path == root || entry.path == commonDirectory || entry.path + "/.git" == commonDirectory
   }
 }
