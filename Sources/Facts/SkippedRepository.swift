@@ -12,5 +12,14 @@ public struct SkippedRepository: Equatable, Sendable, CustomStringConvertible {
     self.problem = problem
   }
 
-  public var description: String { "skipped \(name) (\(path)): \(problem)" }
+  /// The problem, and for a folder that has gone what to do about it.
+  public var description: String {
+    switch problem {
+    case .missing, .notARepository:
+      return "skipped \(name) (\(path)): \(problem); if it moved, run 'gitjournal repos move \(name) <new-path>', "
+        + "if it is gone, 'gitjournal repos remove \(name)'"
+    default:
+      return "skipped \(name) (\(path)): \(problem)"
+    }
+  }
 }

@@ -40,6 +40,12 @@ package final class GitConfig {
     try check(git_config_set_string(pointer, name, value), "git_config_set_string")
   }
 
+  /// Adds one more value of `name` after those it has (a key that may be given several times).
+  package func add(_ name: String, value: String) throws(GitError) {
+    // The pattern says which values to replace: one that matches none ("a", then the start of the value) adds.
+    try check(git_config_set_multivar(pointer, name, "a^", value), "git_config_set_multivar")
+  }
+
   /// Removes every value of `name`; a missing key is fine.
   package func removeAll(_ name: String) throws(GitError) {
     let code = git_config_delete_multivar(pointer, name, ".*")

@@ -10,8 +10,8 @@ public enum RepositoryProblem: Error, Equatable, Sendable, CustomStringConvertib
 
   public var description: String {
     switch self {
-    case .missing: return "the folder does not exist; fix the path with 'gitjournal repos' or remove it"
-    case .notARepository: return "not a git repository; fix the path with 'gitjournal repos' or remove it"
+    case .missing: return "the folder does not exist"
+    case .notARepository: return "not a git repository"
     case .shallow:
       return "it is a shallow clone, so its history is incomplete; run 'git fetch --unshallow' there"
     case .noIdentity:

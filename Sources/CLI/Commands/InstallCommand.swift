@@ -59,50 +59,13 @@ struct InstallCommand: Command {
     if global { return try installGlobal(context) }
     let environment = context.environment
     let registry = RepositoryRegistry(environment: environment)
-    let installer = HookInstaller(executable: ExecutablePath.current, configPath: environment.configPath)
-    let globalFolder = GlobalHookInstaller(environment: environment, executable: "", configPath: "").hooksFolder
     for path in paths {
       let (found, root) = try HookInstaller.repository(named: path, environment: environment)
       let folder = try HookInstaller.hooksFolder(of: found, home: environment.home)
       let registration = try registry.add(path: root, name: name)
-      if folder.path == globalFolder {
-        // gitjournal's own global folder: its hooks are there already, for every repository.
-        let entry = registration.entry
-        context.standardOutput.line(
-          "\(entry.name) (\(entry.path)): journaled, through the global hook in \(folder.path).")
-        continue
-      }
-      var changes: [String] = []
-      for hook in GitHook.allCases {
-        switch try installer.install(hook, into: folder.path) {
-        case .installed: changes.append("installed \(hook.rawValue)")
-        case .updated: changes.append("updated \(hook.rawValue)")
-        case .chained:
-          changes.append("installed \(hook.rawValue) (your own \(hook.rawValue) hook still runs first)")
-        case .chainedEdited:
-          changes.append(
-            "installed \(hook.rawValue) (your edited \(hook.rawValue) hook is kept as "
-              + "\(hook.rawValue)\(HookScript.chainedSuffix) and still runs first)")
-        case .unchanged: break
-        }
-      }
-      let entry: RepositoryEntry
-      switch registration {
-      case .added(let added): entry = added
-      case .alreadyPresent(let present): entry = present
-      case .resumed(let resumed):
-        entry = resumed
-        changes.append("journaled again from now on")
-      }
-      let location = folder.fromHooksPath ? "\(folder.path) (core.hooksPath)" : folder.path
-      if changes.isEmpty, case .alreadyPresent = registration {
-        context.standardOutput.line("\(entry.name) (\(entry.path)) is already journaled; hooks in \(location).")
-      } else {
-        let what = changes.isEmpty ? "hooks already in place" : changes.joined(separator: ", ")
-        context.standardOutput.line("\(entry.name) (\(entry.path)): \(what) in \(location).")
-      }
+      context.standardOutput.line(try Self.installHooks(in: folder, for: registration, environment: environment))
     }
-    await refreshToday(environment)
+    await Self.refreshToday(environment)
     return ExitStatus.success
   }
 
@@ -145,9 +108,42 @@ struct InstallCommand: Command {
     return ExitStatus.success
   }
 
+  /// Puts the hooks into `folder` for a repository just registered; returns the line that says what changed.
+  static func installHooks(
+    in folder: HookInstaller.HooksFolder, for registration: RepositoryRegistry.AddResult, environment: Environment
+  ) throws -> String {
+    let entry = registration.entry
+    if folder.path == GlobalHookInstaller(environment: environment, executable: "", configPath: "").hooksFolder {
+      // gitjournal's own global folder: its hooks are there already, for every repository.
+      return "\(entry.name) (\(entry.path)): journaled, through the global hook in \(folder.path)."
+    }
+    let installer = HookInstaller(executable: ExecutablePath.current, configPath: environment.configPath)
+    var changes: [String] = []
+    for hook in GitHook.allCases {
+      switch try installer.install(hook, into: folder.path) {
+      case .installed: changes.append("installed \(hook.rawValue)")
+      case .updated: changes.append("updated \(hook.rawValue)")
+      case .chained:
+        changes.append("installed \(hook.rawValue) (your own \(hook.rawValue) hook still runs first)")
+      case .chainedEdited:
+        changes.append(
+          "installed \(hook.rawValue) (your edited \(hook.rawValue) hook is kept as "
+            + "\(hook.rawValue)\(HookScript.chainedSuffix) and still runs first)")
+      case .unchanged: break
+      }
+    }
+    if case .resumed = registration { changes.append("journaled again from now on") }
+    let location = folder.fromHooksPath ? "\(folder.path) (core.hooksPath)" : folder.path
+    if changes.isEmpty, case .alreadyPresent = registration {
+      return "\(entry.name) (\(entry.path)) is already journaled; hooks in \(location)."
+    }
+    let what = changes.isEmpty ? "hooks already in place" : changes.joined(separator: ", ")
+    return "\(entry.name) (\(entry.path)): \(what) in \(location)."
+  }
+
   /// Today's file gains the commits the repository already has today, so `show` and the file agree at once
   /// instead of at the next commit. A failure here only delays that to the next commit.
-  private func refreshToday(_ environment: Environment) async {
+  static func refreshToday(_ environment: Environment) async {
     guard let configuration = try? Configuration.load(environment), !configuration.repositories.isEmpty else { return }
     let today = configuration.calendar.day(containing: environment.now())
     _ = try? await Journaling(configuration: configuration, environment: environment).refresh(days: [today])

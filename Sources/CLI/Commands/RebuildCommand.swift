@@ -70,6 +70,11 @@ struct RebuildCommand: Command {
       let path = journaling.store.path(of: day.facts.day)
       context.standardOutput.line("\(day.facts.day)  \(day.facts.factualLine)  \(day.outcome)  \(path)")
     }
+    for (name, rename) in report.renamed.sorted(by: { $0.key < $1.key }) {
+      let days = rename.days == 1 ? "1 day's file" : "\(rename.days) days' files"
+      context.standardOutput.line(
+        "\(rename.from.sorted().joined(separator: ", ")) is now \(name): renamed in \(days) (repos rename).")
+    }
     if report.written.isEmpty {
       context.standardError.line("No commits on \(days.count == 1 ? "that day" : "those days"); no file written.")
     }

@@ -27,6 +27,12 @@ struct ConfigFile {
     try withConfig { config throws(GitError) in try config.set(name, to: value) }
   }
 
+  /// Adds one more value of `name` after those it has.
+  func add(_ name: String, value: String) throws(ConfigError) {
+    try makeParentFolder()
+    try withConfig { config throws(GitError) in try config.add(name, value: value) }
+  }
+
   /// Removes every value of `name`; a missing key is fine.
   func removeAll(_ name: String) throws(ConfigError) {
     try withConfig { config throws(GitError) in try config.removeAll(name) }

@@ -76,7 +76,7 @@ public struct RepositoryRegistry: Sendable {
     if let name, existing.contains(where: { $0.name == name }) {
       throw RegistryError.nameTaken(name: name)
     }
-    if let name, name.isEmpty || name.contains("\n") || name.contains("\"") {
+    if let name, !Self.isValidName(name) {
       throw RegistryError.invalidName(name: name)
     }
     let taken = Set((existing + configuration.excludedRepositories).map(\.name))
@@ -137,6 +137,57 @@ public struct RepositoryRegistry: Sendable {
     }
   }
 
+  /// Renames the repository `old` (retired and excluded ones too): every `repo.<old>.*` value moves to
+  /// `repo.<new>.*`, in file order. Returns the entry under its new name.
+  public func rename(_ old: String, to new: String) throws -> RepositoryEntry {
+    try locked { () throws -> RepositoryEntry in
+      let configuration = try configuration()
+      let known = configuration.repositories + configuration.excludedRepositories
+      guard var entry = known.first(where: { $0.name == old }) else { throw RegistryError.noSuchName(name: old) }
+      guard !known.contains(where: { $0.name == new }) else { throw RegistryError.nameTaken(name: new) }
+      guard Self.isValidName(new) else { throw RegistryError.invalidName(name: new) }
+      let prefix = "repo.\(old)."
+      let values = try file.entries().filter { $0.name.hasPrefix(prefix) }
+      var keys: [String] = []
+      for value in values {
+        let key = String(value.name.dropFirst(prefix.count))
+        if !keys.contains(key) { keys.append(key) }
+        try file.add("repo.\(new).\(key)", value: value.value)
+      }
+      for key in keys { try file.removeAll(prefix + key) }
+      entry.name = new
+      return entry
+    }
+  }
+
+  /// Points the repository `name` at the repository containing `path` (its main working tree, for a linked
+  /// worktree), as the hook log suggests when a repository's folder has gone. Returns the entry and its old path.
+  public func move(_ name: String, to path: String) throws -> (entry: RepositoryEntry, oldPath: String) {
+    let absolute = environment.absolute(path)
+    guard let found = Repository.discover(from: absolute) else { throw RegistryError.notARepository(path: absolute) }
+    let root = Repository.mainRoot(of: found)
+    return try locked { () throws -> (entry: RepositoryEntry, oldPath: String) in
+      let configuration = try configuration()
+      let known = configuration.repositories + configuration.excludedRepositories
+      guard var entry = known.first(where: { $0.name == name }) else { throw RegistryError.noSuchName(name: name) }
+      if let other = known.first(where: { $0.path == root && $0.name != name }) {
+        throw RegistryError.pathTaken(path: root, name: other.name)
+      }
+      if RegistrationCheck.holdsJournal(root: root, journal: configuration.journalDirectory) {
+        throw RegistrationCheck.Refusal.holdsJournal(repository: root, journal: configuration.journalDirectory)
+      }
+      let oldPath = entry.path
+      try file.set("repo.\(name).path", to: root)
+      entry.path = root
+      return (entry, oldPath)
+    }
+  }
+
+  /// A name git can keep as a subsection and the journal can show as a heading.
+  static func isValidName(_ name: String) -> Bool {
+    !name.isEmpty && !name.contains(where: { $0.isNewline || $0 == "\"" })
+  }
+
   static func uniqueName(_ base: String, taken: Set<String>) -> String {
     guard taken.contains(base) else { return base }
     var counter = 2
@@ -150,12 +201,16 @@ public enum RegistryError: Error, CustomStringConvertible, Equatable {
   case notARepository(path: String)
   case nameTaken(name: String)
   case invalidName(name: String)
+  case noSuchName(name: String)
+  case pathTaken(path: String, name: String)
 
   public var description: String {
     switch self {
     case .notARepository(let path): return "\(path) is not inside a git repository"
     case .nameTaken(let name): return "a repository named '\(name)' is already configured: choose another --name"
     case .invalidName(let name): return "'\(name)' cannot be a repository name: use letters, digits, '-' or '.'"
+    case .noSuchName(let name): return "no configured repository is named '\(name)'; 'gitjournal repos' lists them"
+    case .pathTaken(let path, let name): return "\(path) is configured already, as '\(name)'"
     }
   }
 }

@@ -55,6 +55,9 @@ struct Journaling: Sendable {
     var skipped: [SkippedRepository]
     /// Projects kept from a day's record because their repository was not read now.
     var carried: [Day: [ProjectFacts]] = [:]
+    /// Projects whose day record had them under another name (`repos rename`), by the names written now: the
+    /// old names and how many days' files now have the new one.
+    var renamed: [String: (from: Set<String>, days: Int)] = [:]
   }
 
   /// The facts of some days, without writing anything (`show`, `stats`, `doctor`).
@@ -172,6 +175,14 @@ struct Journaling: Sendable {
       recorded: .some(recorded), daysWithFiles: daysWithFiles, refreshingPeriods: refreshingPeriods)
     if written.outcome != .nothingToWrite { report.written.append(written) }
     if !carried.isEmpty { report.carried[read.day] = carried }
+    if let recorded, written.outcome != .nothingToWrite {
+      for project in facts.projects {
+        let old = Set(recorded.projects.filter { $0.path == project.path && $0.name != project.name }.map(\.name))
+        guard !old.isEmpty else { continue }
+        let seen = report.renamed[project.name] ?? (from: [], days: 0)
+        report.renamed[project.name] = (seen.from.union(old), seen.days + 1)
+      }
+    }
   }
 
   /// Puts `sentence`, written for `facts` (every machine's recorded facts of the day), into the day's file if the

@@ -184,7 +184,9 @@ import Testing
         Issue.record("\(name) was found healthy")
         continue
       }
-      #expect(shown.standardError.contains("warning: skipped \(name) (\(path)): \(problem)\n"), "\(name): \(shown)")
+      let skipped = SkippedRepository(name: name, path: path, problem: problem)
+      #expect(shown.standardError.contains("warning: \(skipped)\n"), "\(name): \(shown)")
+      #expect(skipped.description.hasPrefix("skipped \(name) (\(path)): \(problem)"))
       #expect(listed.standardOutput.contains(path + "  " + problem.summary + "\n"), "\(name): \(listed)")
       #expect(doctor.standardOutput.contains("\(name) (\(path)): \(problem.summary);"), "\(name): \(doctor)")
     }
