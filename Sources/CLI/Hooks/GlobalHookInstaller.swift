@@ -78,7 +78,7 @@ struct GlobalHookInstaller {
     ]
     if let previous { records.append(["previous", previous]) }
     do {
-      try AtomicFile.write(StateFile.text(of: records), to: recordPath)
+      _ = try AtomicFile.write(bytes: StateFile.bytes(of: records), to: recordPath, unlessChangedFrom: nil)
     } catch {
       _ = try? gitConfig.remove(addition, from: configFile)
       throw error
