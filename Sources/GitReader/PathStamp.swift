@@ -36,9 +36,29 @@ struct PathStamp: Equatable {
   init(path: String, kind: Kind) {
     var info = stat()
     guard stat(path, &info) == 0 else {
-      self.kind = .absent
+      self = .absent
       return
     }
+    self.init(info, kind: kind)
+  }
+
+  /// The stamp of the path whose bytes (without a terminating zero) are `path`, as `init(path:kind:)` gives it,
+  /// without making a `String` of it: what the hook does for each stamped path of every repository.
+  init(pathBytes path: Slice<UnsafeRawBufferPointer>, kind: Kind) {
+    var info = stat()
+    let found = withUnsafeTemporaryAllocation(of: CChar.self, capacity: path.count + 1) { buffer in
+      for (offset, byte) in path.enumerated() { buffer[offset] = CChar(bitPattern: byte) }
+      buffer[path.count] = 0
+      return stat(buffer.baseAddress!, &info) == 0
+    }
+    guard found else {
+      self = .absent
+      return
+    }
+    self.init(info, kind: kind)
+  }
+
+  private init(_ info: stat, kind: Kind) {
     self.kind = kind
     isFolder = (info.st_mode & S_IFMT) == S_IFDIR
     device = UInt64(info.st_dev)

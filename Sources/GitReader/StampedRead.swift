@@ -61,8 +61,7 @@ struct StampedRead {
           inCommits = true
           return true
         }
-        guard let (file, stamp) = Self.entry(record) else { return false }
-        return PathStamp(path: file, kind: stamp.kind == .absent ? .full : stamp.kind) == stamp
+        return Self.holds(record)
       }
     }
     return isComplete ? scanned : nil
@@ -103,25 +102,35 @@ struct StampedRead {
     }
   }
 
-  private static func entry(_ record: StateRecord) -> (String, PathStamp)? {
-    let file = record.text(1)
-    switch (record.text(0), record.count) {
-    case ("absent", 2): return (file, .absent)
-    case ("node", 5), ("full", 10):
-      let numbers = (2..<record.count).compactMap { record.integer($0) }
-      guard numbers.count == record.count - 2, numbers[0] <= 1, numbers[1] >= 0, numbers[2] >= 0 else { return nil }
+  /// Whether the path of a stamp record stamps as the record says; false for a record that is not one.
+  private static func holds(_ record: StateRecord) -> Bool {
+    let kind = record.bytes(0)
+    let expected: PathStamp
+    if kind.elementsEqual("absent".utf8) && record.count == 2 {
+      expected = .absent
+    } else if (kind.elementsEqual("node".utf8) && record.count == 5)
+      || (kind.elementsEqual("full".utf8) && record.count == 10)
+    {
+      func number(_ index: Int) -> Int64 { record.integer(index) ?? -1 }
       let isFull = record.count == 10
       func time(_ at: Int) -> PathStamp.Timestamp {
-        isFull ? PathStamp.Timestamp(seconds: numbers[at], nanoseconds: numbers[at + 1]) : PathStamp.Timestamp()
+        isFull ? PathStamp.Timestamp(seconds: number(at), nanoseconds: number(at + 1)) : PathStamp.Timestamp()
       }
-      return (
-        file,
-        PathStamp(
-          kind: isFull ? .full : .node, isFolder: numbers[0] == 1, device: UInt64(numbers[1]),
-          inode: UInt64(numbers[2]), size: isFull ? numbers[3] : 0, modified: time(4), changed: time(6))
-      )
-    default: return nil
+      let folder = number(2)
+      guard folder == 0 || folder == 1, number(3) >= 0, number(4) >= 0 else { return false }
+      expected = PathStamp(
+        kind: isFull ? .full : .node, isFolder: folder == 1, device: UInt64(number(3)), inode: UInt64(number(4)),
+        size: isFull ? number(5) : 0, modified: time(6), changed: time(8))
+    } else {
+      return false
     }
+    let path = record.bytes(1)
+    let measuredKind: PathStamp.Kind = expected.kind == .absent ? .full : expected.kind
+    // An escaped path (a tab or a backslash in it) is unescaped first.
+    let measured =
+      path.contains(92)
+      ? PathStamp(path: record.text(1), kind: measuredKind) : PathStamp(pathBytes: path, kind: measuredKind)
+    return measured == expected
   }
 
   /// FNV-1a of the folder's bytes, in hex: a name, not a check (the first record holds the folder).

@@ -300,7 +300,6 @@ import Testing
         #expect(try world.hooked() == full, "seed \(seed), step \(step)")
         #expect(try world.hooked() == full, "seed \(seed), step \(step), again")
       }
-      print("seed \(seed): the stamp held at \(stampedSteps) of 40 steps")
       #expect(stampedSteps >= 3, "the stamp held at only \(stampedSteps) steps: the test compares little")
     }
   }
