@@ -66,16 +66,17 @@ struct RepositoryStamp: Equatable {
     ]
     for config in configs where config != gitDirectory + "/config.worktree" { add(config) }
     if let workingDirectory = repository.workingDirectory { add(workingDirectory + "/.mailmap") }
+    guard addRefs(common + "/refs/heads", to: &stamp) else { return nil }
+    // Checked before anything is read: in a busy repository the refs have just moved, and nothing more is spent.
+    guard stamp.entries.allSatisfy({ !$0.stamp.isRacy(now: now) }) else { return nil }
     if let file = repository.configString("mailmap.file") {
       guard file.hasPrefix("/") else { return nil }
       add(file)
+      guard !stamp.entries[stamp.entries.count - 1].stamp.isRacy(now: now) else { return nil }
     }
     guard repository.configString("mailmap.blob") == nil else { return nil }
-    guard addRefs(common + "/refs/heads", to: &stamp) else { return nil }
-
-    guard stamp.entries.allSatisfy({ !$0.stamp.isRacy(now: now) }) else { return nil }
     guard stamp.entries.first(where: { $0.path == common + "/reftable" })?.stamp.kind == .absent else { return nil }
-    guard libgit2ConfigFiles().allSatisfy(configs.contains) else { return nil }
+    guard libgit2ConfigFiles.allSatisfy(configs.contains) else { return nil }
     for config in configs {
       guard let text = contents(config), !text.lowercased().contains("include") else { return nil }
     }
@@ -114,8 +115,9 @@ struct RepositoryStamp: Equatable {
     return !text.hasPrefix("ref:") || text.hasPrefix("ref: refs/heads/")
   }
 
-  /// The global, XDG and system config files libgit2 reads, where they exist.
-  private static func libgit2ConfigFiles() -> [String] {
+  /// The global, XDG and system config files libgit2 reads, where they exist: found once per process, as libgit2
+  /// itself finds them once.
+  private static let libgit2ConfigFiles: [String] = {
     LibGit2.ensureInitialized()
     let finders = [git_config_find_global, git_config_find_xdg, git_config_find_system]
     return finders.compactMap { find in
@@ -124,7 +126,7 @@ struct RepositoryStamp: Equatable {
       guard find(&buffer) == 0, let path = buffer.ptr else { return nil }
       return String(cString: path)
     }
-  }
+  }()
 
   /// The file's text, empty when there is none, nil when it cannot be read.
   private static func contents(_ path: String) -> String? {
