@@ -79,6 +79,28 @@ public enum JournalMerger {
       .joined(separator: "\n")
   }
 
+  /// `links(in:)` for what the hook reads on every commit: the line before the first end marker with a checksum,
+  /// found in the bytes without splitting the file into lines. Nil when that line is not a links line, in which
+  /// case the caller works the links out afresh.
+  static func links(inBytes bytes: [UInt8]) -> PageLinks? {
+    let marker = Array(("\n" + endPrefix + " checksum=").utf8)
+    guard bytes.count > marker.count else { return nil }
+    var end: Int?
+    var index = 0
+    while index <= bytes.count - marker.count {
+      if bytes[index] == marker[0] && bytes[index..<(index + marker.count)].elementsEqual(marker) {
+        end = index
+        break
+      }
+      index += 1
+    }
+    guard var lineEnd = end else { return nil }
+    if lineEnd > 0 && bytes[lineEnd - 1] == UInt8(ascii: "\r") { lineEnd -= 1 }
+    var start = lineEnd
+    while start > 0 && bytes[start - 1] != UInt8(ascii: "\n") { start -= 1 }
+    return PageLinks(line: String(decoding: bytes[start..<lineEnd], as: UTF8.self))
+  }
+
   static func renderBlock(_ body: String) -> String {
     let checksum = ContentHash.hex(of: body).prefix(12)
     return beginMarker + "\n" + body + "\n" + endPrefix + " checksum=\(checksum) -->"

@@ -102,7 +102,7 @@ public struct LockedJournalStore: Sendable {
   /// The links line of the page at `file`, as gitjournal last wrote it, or nil.
   public func links(at file: String) -> PageLinks? {
     guard let contents = try? AtomicFile.readContents(file) else { return nil }
-    return JournalMerger.links(in: JournalText(bytes: contents.bytes).text)
+    return JournalMerger.links(inBytes: contents.bytes)
   }
 
   /// The days that have a file in the journal folder, oldest first.

@@ -176,4 +176,19 @@ import Testing
     #expect(frontMatter("2026-W49", "commits") == 2)
     #expect(file("2026-W49")?.contains("[[2026-11-30]]") == false)
   }
+
+  @Test func theHooksQuickReadOfTheLinksAgreesWithTheMerger() {
+    let facts = DayFacts(day: Day(year: 2026, month: 11, day: 30), projects: [])
+    let links = PageLinks(previous: "2026-11-27", up: "2026-W49", next: nil)
+    let page = JournalPage(facts: facts, narrative: nil, calendar: JournalFixtures.calendar, links: links)
+    let text = JournalMerger.merge(page: page, into: nil, day: facts.day) + "\nnotes\n"
+    #expect(JournalMerger.links(in: text) == links)
+    #expect(JournalMerger.links(inBytes: Array(text.utf8)) == links)
+    let crlf = text.replacingOccurrences(of: "\n", with: "\r\n")
+    #expect(JournalMerger.links(inBytes: Array(crlf.utf8)) == links)
+    let none = JournalPage(facts: facts, narrative: nil, calendar: JournalFixtures.calendar)
+    let plain = JournalMerger.merge(page: none, into: nil, day: facts.day)
+    #expect(JournalMerger.links(in: plain) == nil && JournalMerger.links(inBytes: Array(plain.utf8)) == nil)
+    #expect(JournalMerger.links(inBytes: Array("no block at all\n".utf8)) == nil)
+  }
 }
