@@ -134,7 +134,15 @@ public struct JournalWriter: Sendable {
     containing days: [Day], replacing current: DayFacts? = nil, in locked: LockedJournalStore,
     durability: JournalStore.Durability = .immediate
   ) throws(SystemError) {
-    func facts(_ day: Day) -> DayFacts? { day == current?.day ? current : locked.recordedFacts(of: day) }
+    // A week and its month share most days: each record is read once.
+    var read: [Day: DayFacts?] = [:]
+    func facts(_ day: Day) -> DayFacts? {
+      if day == current?.day { return current }
+      if let known = read[day] { return known }
+      let recorded = locked.recordedFacts(of: day)
+      read[day] = .some(recorded)
+      return recorded
+    }
     if pages.weekly {
       for week in Set(days.map { Week(containing: $0, starting: pages.weekStart) }).sorted() {
         let range = RangeFacts(first: week.start, last: week.last, days: week.days.compactMap(facts))
