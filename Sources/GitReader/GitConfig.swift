@@ -52,6 +52,30 @@ package final class GitConfig {
     if code != GIT_ENOTFOUND.rawValue { try check(code, "git_config_delete_multivar") }
   }
 
+  /// Adds a value to `name`, keeping the values it has.
+  package func add(_ name: String, value: String) throws(GitError) {
+    // A regular expression that matches nothing: libgit2 then adds instead of replacing.
+    try check(git_config_set_multivar(pointer, name, "a^", value), "git_config_set_multivar")
+  }
+
+  /// Removes the values of `name` that are exactly `value`; returns whether there was one.
+  package func remove(_ name: String, value: String) throws(GitError) -> Bool {
+    let code = git_config_delete_multivar(pointer, name, "^" + Self.regexQuoted(value) + "$")
+    if code == GIT_ENOTFOUND.rawValue { return false }
+    try check(code, "git_config_delete_multivar")
+    return true
+  }
+
+  /// `text` with every character a POSIX extended regular expression treats specially escaped.
+  static func regexQuoted(_ text: String) -> String {
+    var quoted = ""
+    for character in text {
+      if "\\^$.|?*+()[]{}".contains(character) { quoted.append("\\") }
+      quoted.append(character)
+    }
+    return quoted
+  }
+
   /// git's own boolean words (true/yes/on/1, false/no/off/0); nil for anything else.
   package static func parseBool(_ text: String) -> Bool? {
     var value: Int32 = 0

@@ -26,6 +26,8 @@ public actor Narrator {
   /// Retries after a pause this narrator may still make: one, so a failing server costs one waiting process
   /// for one pause, never a queue of them.
   private var retriesLeft = 1
+  /// Why the last `sentence(for:)` gave none, in words for a person (`narrate` prints it); nil after a sentence.
+  public private(set) var lastProblem: String?
 
   init(
     engine: any NarrativeEngine, engineWithTimeout: @escaping @Sendable (Double) -> any NarrativeEngine,
@@ -90,15 +92,27 @@ public actor Narrator {
   /// rejects is asked for once more, with the reason, within the same deadline; when that one is rejected too the
   /// day keeps its factual line, and these facts are not asked about again (SentenceCache's rejections).
   public func sentence(for facts: DayFacts, calendar: JournalCalendar) async -> String? {
-    guard !facts.isEmpty else { return nil }
+    lastProblem = nil
+    guard !facts.isEmpty else {
+      lastProblem = "no commits, so no sentence"
+      return nil
+    }
     let signature = facts.signature(calendar: calendar)
     if let cached = cache.sentence(signature: signature) { return cached }
     if let rejection = cache.rejection(signature: signature) {
-      log("\(facts.day): no request, the answers for these facts were rejected before (\(rejection))")
+      explain("\(facts.day): no request, the answers for these facts were rejected before (\(rejection))")
       return nil
     }
-    if backoff.current(now: now()) != nil { return nil }
-    if let pausedUntil, now() < pausedUntil { return nil }
+    if let pause = backoff.current(now: now()) {
+      lastProblem =
+        "no request: the model server failed recently (\(pause.reason)); the pause ends in "
+        + "\(SecondsText.format(max(0, pause.until.timeIntervalSince(now())).rounded(.up))) s"
+      return nil
+    }
+    if let pausedUntil, now() < pausedUntil {
+      lastProblem = "no request: the model server failed a moment ago"
+      return nil
+    }
     guard await isServerUp() else { return nil }
 
     let prompt = Prompt(facts: facts)
@@ -111,7 +125,7 @@ public actor Narrator {
       let elapsed = start.duration(to: clock.now).components
       let remaining = deadline - Double(elapsed.seconds) - Double(elapsed.attoseconds) / 1e18
       if attempt > 1 && remaining < Self.shortestTry {
-        log("\(facts.day): no time left for another try within narrative.timeout; the day keeps its factual line")
+        explain("\(facts.day): no time left for another try within narrative.timeout; the day keeps its factual line")
         return nil
       }
       let raw: String
@@ -132,7 +146,7 @@ public actor Narrator {
           // The second try had only what the first left: no sign of a broken server, so no pause, and nothing
           // remembered (the next run asks again).
           backoff.endRequest()
-          log("\(facts.day): no second answer within narrative.timeout; the day keeps its factual line")
+          explain("\(facts.day): no second answer within narrative.timeout; the day keeps its factual line")
           return nil
         }
         if case NarrativeError.unreachable = error {
@@ -153,7 +167,14 @@ public actor Narrator {
       }
     }
     try? cache.storeRejection(reasons.joined(separator: "; "), signature: signature)
+    lastProblem = "the model's answers were rejected: \(reasons.joined(separator: "; "))"
     return nil
+  }
+
+  /// Logs `line` and keeps it as the reason there is no sentence.
+  private func explain(_ line: String) {
+    lastProblem = line
+    log(line)
   }
 
   /// The first answer and one more after a rejection.
@@ -206,6 +227,7 @@ public actor Narrator {
     backoff.pause(for: retryDelay, reason: reason, now: now())
     pausedUntil = now().addingTimeInterval(retryDelay)
     lastFailureWasAnswered = answered
+    lastProblem = reason
     // The next try, after the pause, checks the server afresh.
     healthCheck = nil
     log("\(reason); no request to the model server for \(SecondsText.format(retryDelay)) s")

@@ -53,4 +53,12 @@ public final class TextOutput: @unchecked Sendable {
 
   /// True when writing to a terminal.
   public var isTerminal: Bool { descriptor.map { isatty($0) == 1 } ?? false }
+
+  /// The terminal's width in columns, or nil when this is not a terminal (or it does not say).
+  public var terminalColumns: Int? {
+    guard let descriptor, isatty(descriptor) == 1 else { return nil }
+    var size = winsize()
+    guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+    return Int(size.ws_col)
+  }
 }

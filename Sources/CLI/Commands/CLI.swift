@@ -35,7 +35,7 @@ public enum CLI {
     case "--help", "-h":
       standardOutput.write(overviewText)
       return ExitStatus.success
-    case "--version":
+    case "--version", "-v":
       standardOutput.line("gitjournal \(version)")
       return ExitStatus.success
     case "help":
@@ -44,8 +44,10 @@ public enum CLI {
       break
     }
     guard let command = commands.first(where: { $0.spec.name == first }) else {
-      var message = "'\(first)' is not a gitjournal command"
-      if let suggestion = Suggestion.closest(to: first, among: commands.map(\.spec.name)) {
+      let isOption = first.hasPrefix("-")
+      var message = "'\(first)' is not a gitjournal \(isOption ? "option" : "command")"
+      let known = isOption ? ["--help", "--version"] : commands.map(\.spec.name)
+      if let suggestion = Suggestion.closest(to: first, among: known) {
         message += "; did you mean '\(suggestion)'?"
       }
       return report(UsageError(message: message, spec: nil), context: context)
@@ -58,7 +60,9 @@ public enum CLI {
       }
       return try await command.execute(parsed, context)
     } catch {
-      return report(error, context: context)
+      let status = report(error, context: context)
+      // A hook that git runs must never fail the git command, whatever its arguments.
+      return command.spec.name == HookCommand.spec.name ? ExitStatus.success : status
     }
   }
 
@@ -88,6 +92,7 @@ public enum CLI {
       let name = command.spec.name
       text += "  " + name + String(repeating: " ", count: width - name.count) + command.spec.abstract + "\n"
     }
+    text += "\nOptions:\n  -h, --help     Show this help.\n  -v, --version  Print gitjournal's version.\n"
     text += "\nSee 'gitjournal help <command>' for a command's options, 'gitjournal help config' for the\n"
     text += "config keys and 'gitjournal help format' for the journal file.\n"
     return text

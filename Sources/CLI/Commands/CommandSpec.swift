@@ -10,10 +10,14 @@ struct CommandSpec: Sendable {
   let options: [OptionSpec]
   let discussion: String
   let examples: [String]
+  /// The command's actions (`repos add`), first word after its name; empty for a command without.
+  let actions: [ActionSpec]
+  /// What the command's other words are, when it has no actions.
+  let arguments: ArgumentKind
 
   init(
     name: String, abstract: String, usage: String, options: [OptionSpec] = [], discussion: String = "",
-    examples: [String] = []
+    examples: [String] = [], actions: [ActionSpec] = [], arguments: ArgumentKind = .none
   ) {
     self.name = name
     self.abstract = abstract
@@ -21,6 +25,18 @@ struct CommandSpec: Sendable {
     self.options = options + [OptionSpec(name: "help", abstract: "Show this help.", short: "h")]
     self.discussion = discussion
     self.examples = examples
+    self.actions = actions
+    self.arguments = arguments
+  }
+
+  /// The action named `name`, or a usage error that suggests the closest one.
+  func action(_ name: String) throws(UsageError) -> ActionSpec {
+    if let action = actions.first(where: { $0.name == name }) { return action }
+    var message = "'\(name)' is not a \(self.name) action"
+    if let suggestion = Suggestion.closest(to: name, among: actions.map(\.name)) {
+      message += "; did you mean '\(suggestion)'?"
+    }
+    throw UsageError(message: message, spec: self)
   }
 
   var helpText: String {
@@ -44,18 +60,25 @@ struct CommandSpec: Sendable {
 }
 
 extension CommandSpec {
-  /// `text` with lines broken between words so none is longer than `width`.
+  /// `text` with lines broken between words so none is longer than `width`. A line break in `text` stays, and a
+  /// line indented by two spaces (a command to copy) is kept whole.
   static func wrapped(_ text: String, width: Int) -> String {
     var lines: [String] = []
-    var line = ""
-    for word in text.split(separator: " ") {
-      if !line.isEmpty && line.count + 1 + word.count > width {
-        lines.append(line)
-        line = ""
+    for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
+      if paragraph.hasPrefix("  ") {
+        lines.append(String(paragraph))
+        continue
       }
-      line += (line.isEmpty ? "" : " ") + word
+      var line = ""
+      for word in paragraph.split(separator: " ") {
+        if !line.isEmpty && line.count + 1 + word.count > width {
+          lines.append(line)
+          line = ""
+        }
+        line += (line.isEmpty ? "" : " ") + word
+      }
+      lines.append(line)
     }
-    if !line.isEmpty { lines.append(line) }
     return lines.joined(separator: "\n")
   }
 }
@@ -69,6 +92,8 @@ struct OptionSpec: Sendable {
   let valueName: String?
   let defaultValue: String?
   let repeatable: Bool
+  /// What the value is, for completion: days for a `<day>`, files for a `<file>`, nothing to offer otherwise.
+  let values: ArgumentKind
 
   init(
     name: String, abstract: String, short: Character? = nil, valueName: String? = nil, defaultValue: String? = nil,
@@ -80,5 +105,7 @@ struct OptionSpec: Sendable {
     self.valueName = valueName
     self.defaultValue = defaultValue
     self.repeatable = repeatable
+    values =
+      [("day", ArgumentKind.days), ("file", .files), ("folder", .directories)].first { $0.0 == valueName }?.1 ?? .none
   }
 }

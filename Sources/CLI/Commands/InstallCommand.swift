@@ -37,7 +37,7 @@ struct InstallCommand: Command {
       """,
     examples: [
       "gitjournal install", "gitjournal install ~/code/notes --name notes-app", "gitjournal install --global",
-    ])
+    ], arguments: .directories)
 
   let paths: [String]
   let name: String?

@@ -21,7 +21,7 @@ struct NarrateCommand: Command {
       answered (a timeout, a 503 while it loads its model), --retry-after-pause waits out the pause and tries \
       once more; when nothing listens at the server's address it stops at once. With no day, today.
       """,
-    examples: ["gitjournal narrate", "gitjournal narrate yesterday"])
+    examples: ["gitjournal narrate", "gitjournal narrate yesterday"], arguments: .days)
 
   /// More rounds for a day (or passes over newly requested days) than this means commits keep arriving faster
   /// than the model writes: the narrator stops, and the next commit's narrator goes on.
@@ -29,6 +29,11 @@ struct NarrateCommand: Command {
 
   let dayArguments: [String]
   let retryAfterPause: Bool
+
+  /// The narrator's log line without the day it starts with, which `narrate` puts first itself.
+  static func withoutDay(_ line: String, _ day: Day) -> String {
+    line.hasPrefix("\(day): ") ? String(line.dropFirst("\(day): ".count)) : line
+  }
 
   init(_ arguments: ParsedArguments) throws(UsageError) {
     dayArguments = arguments.positionals
@@ -75,6 +80,9 @@ struct NarrateCommand: Command {
             // Attached only if the file still holds these facts; otherwise narrate the newer ones.
             if try await journaling.attach(sentence, to: facts) { break }
             continue
+          }
+          if let problem = await narrator.lastProblem {
+            context.standardError.line("\(day): no sentence: \(Self.withoutDay(problem, day))")
           }
           // A server that answered and failed may be loading its model: wait out the pause once and try again,
           // so the sentence comes without another commit. Nothing listening, or a rejected sentence: stop.

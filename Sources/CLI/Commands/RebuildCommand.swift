@@ -19,7 +19,8 @@ struct RebuildCommand: Command {
       A day is YYYY-MM-DD, today, yesterday or -N (N days ago); with no day, today. Each repository is read \
       once for all the days. Your own text in the files is kept; one line is printed per file written.
       """,
-    examples: ["gitjournal rebuild", "gitjournal rebuild --since 2026-11-01", "gitjournal rebuild yesterday -2"])
+    examples: ["gitjournal rebuild", "gitjournal rebuild --since 2026-11-01", "gitjournal rebuild yesterday -2"],
+    arguments: .days)
 
   let dayArguments: [String]
   let since: String?
@@ -60,11 +61,11 @@ struct RebuildCommand: Command {
 
     let journaling = Journaling(configuration: configuration, environment: context.environment)
     Interruption.install()
-    let progress = ProgressReporter(label: "facts", total: days.count, output: context.standardError)
+    let progress = ProgressReporter(label: "days with commits", output: context.standardError)
     let report = try await journaling.rebuild(
-      days: days.sorted(), policy: .fresh(allAuthors: allAuthors), onWritten: { progress?.advance() },
-      shouldStop: { Interruption.isRequested })
-    progress?.finish()
+      days: days.sorted(), policy: .fresh(allAuthors: allAuthors), onRead: { progress.start(total: $0) },
+      onWritten: { progress.advance() }, shouldStop: { Interruption.isRequested })
+    progress.finish(verb: "written")
     for skipped in report.skipped { context.standardError.line("warning: \(skipped)") }
     for day in report.written {
       let path = journaling.store.path(of: day.facts.day)
@@ -105,11 +106,12 @@ struct RebuildCommand: Command {
       return
     }
     var added = 0
-    let progress = ProgressReporter(label: "sentences", total: missing.count, output: context.standardError)
-    defer { progress?.finish() }
+    let progress = ProgressReporter(label: "days narrated", output: context.standardError)
+    progress.start(total: missing.count)
+    defer { progress.finish(verb: "asked") }
     for facts in missing {
       if Interruption.isRequested { break }
-      progress?.advance()
+      progress.advance()
       let calendar = journaling.configuration.calendar
       let sentence = await Interruption.cancellingOnRequest { await narrator.sentence(for: facts, calendar: calendar) }
       guard let sentence else {

@@ -38,10 +38,14 @@ struct ReposCommand: Command {
       "gitjournal repos scan ~/code --install",
       "gitjournal repos rename notes notes-app", "gitjournal repos move notes-app ~/src/notes",
       "gitjournal repos remove notes-app", "gitjournal repos remove old-site --forget",
+    ],
+    actions: [
+      ActionSpec("list"), ActionSpec("add", arguments: .directories), ActionSpec("scan", arguments: .directories),
+      ActionSpec("rename", arguments: .repositories), ActionSpec("move", arguments: .repositories),
+      ActionSpec("remove", arguments: .repositories),
     ])
 
   static let defaultDepth = 3
-  static let actions = ["list", "add", "scan", "rename", "move", "remove"]
 
   enum Action {
     case list, add([String]), remove([String])
@@ -92,11 +96,8 @@ struct ReposCommand: Command {
       guard rest.count == 2 else { throw UsageError(message: "'repos move' needs <name> <new-path>", spec: Self.spec) }
       action = .move(rest[0], rest[1])
     case let other?:
-      var message = "'\(other)' is not a repos action"
-      if let suggestion = Suggestion.closest(to: other, among: Self.actions) {
-        message += "; did you mean '\(suggestion)'?"
-      }
-      throw UsageError(message: message, spec: Self.spec)
+      _ = try Self.spec.action(other)
+      throw UsageError(message: "'\(other)' is not a repos action", spec: Self.spec)
     }
     if name != nil, case .add = action {
     } else if name != nil {

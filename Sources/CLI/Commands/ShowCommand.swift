@@ -30,7 +30,7 @@ struct ShowCommand: Command {
     examples: [
       "gitjournal show", "gitjournal show yesterday", "gitjournal show 2026-11-27 --json", "gitjournal show --week",
       "gitjournal show --week -7", "gitjournal show --since 2026-11-01 --until 2026-11-30 --json",
-    ])
+    ], arguments: .days)
 
   /// The longest range `--since` takes, about ten years: each of its days is held in memory and printed.
   static let longestRange = 3700

@@ -52,7 +52,9 @@ struct StatsCommand: Command {
     let style = TerminalStyle(output: context.standardOutput, environment: context.environment)
     let facts = Dictionary(collected.days.map { ($0.day, $0) }, uniquingKeysWith: { first, _ in first })
     let heatmap = Heatmap(facts: facts, from: firstMonday, through: today)
-    context.standardOutput.write(heatmap.render(style: style))
+    // COLUMNS first, as git and ls read it; then the terminal's own width; a pipe gets every week.
+    let columns = context.environment.variables["COLUMNS"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
+    context.standardOutput.write(heatmap.render(style: style, width: columns ?? context.standardOutput.terminalColumns))
     return skipped.isEmpty ? ExitStatus.success : ExitStatus.partial
   }
 }
@@ -81,6 +83,9 @@ struct Heatmap {
       .sorted { ($1.commits, $0.name) < ($0.commits, $1.name) }
   }
 
+  /// The columns left of the grid: a weekday's name and its spacing.
+  static let margin = 6
+
   /// The Monday on or before `day`.
   static func monday(of day: Day) -> Day {
     // 1970-01-05 was a Monday.
@@ -94,31 +99,40 @@ struct Heatmap {
     return 1 + thresholds.filter { count > $0 }.count
   }
 
-  func render(style: TerminalStyle) -> String {
+  /// The picture and its totals. With a `width` (the terminal's), the grid fits it: a week takes two columns, or
+  /// one when two do not fit, and when even one does not, the oldest weeks are left out of the picture (never out
+  /// of the totals, which are said to cover the whole range).
+  func render(style: TerminalStyle, width: Int? = nil) -> String {
     let busy = counts.values.filter { $0 > 0 }.sorted()
     let thresholds =
       busy.isEmpty ? [] : [busy[busy.count / 4], busy[busy.count / 2], busy[(busy.count * 3) / 4]]
-    let weeks = first.distance(to: last) / 7 + 1
+    let allWeeks = first.distance(to: last) / 7 + 1
+    let room = width.map { max(1, $0 - Self.margin) } ?? Int.max
+    let cell = allWeeks * 2 <= room ? 2 : 1
+    let weeks = min(allWeeks, room)
+    let start = first.adding(days: 7 * (allWeeks - weeks))
     let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
-    var header = Array(repeating: Character(" "), count: weeks * 2 + 1)
+    var header = Array(repeating: Character(" "), count: weeks * cell)
     var lastMonth = 0
+    var free = 0
     for week in 0..<weeks {
-      let monday = first.adding(days: week * 7)
-      if monday.month != lastMonth && week * 2 + 3 <= header.count {
+      let monday = start.adding(days: week * 7)
+      let column = week * cell
+      if monday.month != lastMonth && column + 3 <= header.count && column >= free {
         lastMonth = monday.month
-        for (offset, character) in months[monday.month - 1].enumerated() where week * 2 + offset < header.count {
-          header[week * 2 + offset] = character
-        }
+        for (offset, character) in months[monday.month - 1].enumerated() { header[column + offset] = character }
+        free = column + 4
       }
     }
-    var lines = ["      " + String(header).trimmingTrailingSpaces()]
-    let glyphs = style.isEnabled ? ["··", "██", "██", "██", "██"] : ["· ", "░░", "▒▒", "▓▓", "██"]
+    var lines = [String(repeating: " ", count: Self.margin) + String(header).trimmingTrailingSpaces()]
+    let wide = style.isEnabled ? ["··", "██", "██", "██", "██"] : ["· ", "░░", "▒▒", "▓▓", "██"]
+    let glyphs = wide.map { String($0.prefix(cell)) }
     let colors = [240, 22, 28, 34, 46]
     for (row, name) in ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"].enumerated() {
       var line = name + "   "
       for week in 0..<weeks {
-        let day = first.adding(days: week * 7 + row)
+        let day = start.adding(days: week * 7 + row)
         if day > last { break }
         let level = level(counts[day] ?? 0, thresholds: thresholds)
         line += style.color256(glyphs[level], colors[level])
@@ -127,14 +141,18 @@ struct Heatmap {
     }
     let legend = (0...4).map { style.color256(glyphs[$0], colors[$0]) }.joined()
     lines.append("      less " + legend + " more")
+    if weeks < allWeeks {
+      lines.append("      (the last \(weeks) of \(allWeeks) weeks shown)")
+    }
     lines.append("")
 
     let total = counts.values.reduce(0, +)
+    let streak = longestStreak()
     let activeDays = counts.values.filter { $0 > 0 }.count
     lines.append(
       style.bold(
         "\(total) \(total == 1 ? "commit" : "commits") on \(activeDays) of \(first.distance(to: last) + 1) days")
-        + ", longest streak \(longestStreak()) days")
+        + ", longest streak \(streak) \(streak == 1 ? "day" : "days")")
     if let busiest = counts.filter({ $0.value > 0 }).max(by: { ($0.value, $1.key) < ($1.value, $0.key) }) {
       lines.append("busiest day: \(busiest.key), \(busiest.value) \(busiest.value == 1 ? "commit" : "commits")")
     }

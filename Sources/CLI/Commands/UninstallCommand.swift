@@ -27,7 +27,7 @@ struct UninstallCommand: Command {
       """,
     examples: [
       "gitjournal uninstall", "gitjournal uninstall ~/code/notes --keep-config", "gitjournal uninstall --global",
-    ])
+    ], arguments: .directories)
 
   let paths: [String]
   let keepConfig: Bool

@@ -1,12 +1,26 @@
 import Facts
+import Foundation
 import GitReader
 import Journal
 import Narrative
 import Support
 
-/// The config file, in git-config syntax, read and written with libgit2's config API.
+/// The config file, in git-config syntax, read and written with libgit2's config API, which keeps the file's
+/// comments and layout and replaces it atomically (`<file>.lock`, then a rename, as git does).
 struct ConfigFile {
   let path: String
+
+  /// Seconds a writer waits for the config lock: its holders keep it for one read-check-write.
+  static let lockTimeout = 5
+
+  /// Runs `body` holding the config lock (`config.lock` in the state folder), so that gitjournal's own
+  /// read-check-writes of the file (`config set`, `repos add`, `uninstall`) never lose one another's change.
+  static func locked<T>(stateDirectory: String, _ body: () throws -> T) throws -> T {
+    try makeFolders(stateDirectory)
+    let lock = try FileLock.acquire(at: stateDirectory + "/config.lock", waitingAtMost: lockTimeout)
+    defer { withExtendedLifetime(lock) {} }
+    return try body()
+  }
 
   /// One `name = value` entry. Section and key are lower case; a subsection keeps its case.
   struct Entry: Equatable {
@@ -27,15 +41,95 @@ struct ConfigFile {
     try withConfig { config throws(GitError) in try config.set(name, to: value) }
   }
 
-  /// Adds one more value of `name` after those it has.
+  /// Removes every value of `name`; a missing key is fine. A section left with nothing in it but blank lines goes
+  /// too (git and libgit2 keep its header); one that holds a comment is the user's and stays.
+  func removeAll(_ name: String) throws(ConfigError) {
+    try withConfig { config throws(GitError) in try config.removeAll(name) }
+    let (section, subsection, _) = Configuration.split(name)
+    try removeEmptySections(section, subsection)
+  }
+
+  /// Adds one more value to a key that may have several (`journal.author`).
   func add(_ name: String, value: String) throws(ConfigError) {
     try makeParentFolder()
     try withConfig { config throws(GitError) in try config.add(name, value: value) }
   }
 
-  /// Removes every value of `name`; a missing key is fine.
-  func removeAll(_ name: String) throws(ConfigError) {
-    try withConfig { config throws(GitError) in try config.removeAll(name) }
+  /// Removes the values of `name` equal to `value`; returns whether there was one.
+  func remove(_ name: String, value: String) throws(ConfigError) -> Bool {
+    let before = try entries().filter { Self.sameName($0.name, name) }
+    let removed = try withConfig { config throws(GitError) in try config.remove(name, value: value) }
+    if removed && before.count == 1 {
+      let (section, subsection, _) = Configuration.split(name)
+      try removeEmptySections(section, subsection)
+    }
+    return removed
+  }
+
+  /// Whether two entry names are the same key: section and key compared without case, a subsection with it.
+  static func sameName(_ a: String, _ b: String) -> Bool {
+    let (first, second) = (Configuration.split(a), Configuration.split(b))
+    return first.section == second.section && first.subsection == second.subsection && first.key == second.key
+  }
+
+  /// Drops the header of each `[section "subsection"]` with nothing but blank lines under it, and those lines,
+  /// writing the file as git writes it: `<file>.lock` created exclusively (so git, libgit2 or another gitjournal
+  /// writing at the same moment fails instead of losing a change), then renamed over the file.
+  private func removeEmptySections(_ section: String, _ subsection: String?) throws(ConfigError) {
+    guard let data = FileManager.default.contents(atPath: path) else { return }
+    let text = String(decoding: data, as: UTF8.self)
+    var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    var index = 0
+    var changed = false
+    while index < lines.count {
+      guard let header = ConfigSectionHeader(line: lines[index]), header.section == section,
+        header.subsection == subsection, header.isAlone
+      else {
+        index += 1
+        continue
+      }
+      var end = index + 1
+      while end < lines.count, lines[end].allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) { end += 1 }
+      let reachesNextSection = end == lines.count || ConfigSectionHeader(line: lines[end]) != nil
+      guard reachesNextSection else {
+        index = end
+        continue
+      }
+      // The file's last line break stays: only the lines of the section go.
+      let removedAll = end == lines.count
+      lines.removeSubrange(index..<end)
+      if removedAll && !lines.isEmpty && lines.last != "" { lines.append("") }
+      changed = true
+    }
+    guard changed else { return }
+    try replace(with: lines.joined(separator: "\n"))
+  }
+
+  private func replace(with text: String) throws(ConfigError) {
+    let lockPath = path + ".lock"
+    var status = stat()
+    let mode = stat(path, &status) == 0 ? mode_t(status.st_mode & 0o7777) : 0o644
+    let descriptor = open(lockPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+    guard descriptor >= 0 else {
+      let reason =
+        errno == EEXIST ? "\(lockPath) exists: another program is writing it" : String(cString: strerror(errno))
+      throw ConfigError.unwritable(path: path, reason: reason)
+    }
+    let bytes = Array(text.utf8)
+    var offset = 0
+    while offset < bytes.count {
+      let written = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+      if written < 0 && errno == EINTR { continue }
+      guard written > 0 else { break }
+      offset += written
+    }
+    let complete = offset == bytes.count && fsync(descriptor) == 0
+    close(descriptor)
+    guard complete, rename(lockPath, path) == 0 else {
+      let reason = String(cString: strerror(errno))
+      unlink(lockPath)
+      throw ConfigError.unwritable(path: path, reason: reason)
+    }
   }
 
   private func makeParentFolder() throws(ConfigError) {

@@ -37,15 +37,10 @@ public struct RepositoryRegistry: Sendable {
     try Configuration(entries: file.entries(), environment: environment)
   }
 
-  /// How long a writer waits for another one: they hold the lock for one read and one write of a small file.
-  static let lockTimeout = 5
-
   /// Runs `body` holding `config.lock` in the state folder. Not the config's own `<file>.lock`: libgit2 creates
   /// that one itself for each write, and fails when it exists.
   func locked<T>(_ body: () throws -> T) throws -> T {
-    try makeFolders(environment.stateDirectory)
-    let lock = try FileLock.acquire(at: environment.stateDirectory + "/config.lock", waitingAtMost: Self.lockTimeout)
-    return try withExtendedLifetime(lock) { try body() }
+    try ConfigFile.locked(stateDirectory: environment.stateDirectory, body)
   }
 
   /// Registers the repository containing `path` under `name` (default: its folder's name, made unique). A linked
@@ -67,6 +62,10 @@ public struct RepositoryRegistry: Sendable {
     }
     let existing = configuration.repositories
     if let present = existing.first(where: { $0.path == root }) {
+      // A name that is not applied would be a silent surprise: the journal would go on using the old one.
+      if let name, name != present.name {
+        throw RegistryError.alreadyNamed(path: root, name: present.name, requested: name)
+      }
       guard present.isRetired else { return .alreadyPresent(present) }
       try file.removeAll("repo.\(present.name).retired")
       var resumed = present
@@ -132,7 +131,12 @@ public struct RepositoryRegistry: Sendable {
   public func remove(nameOrPath: String) throws -> RepositoryEntry? {
     try locked { () throws -> RepositoryEntry? in
       guard let entry = try entry(nameOrPath: nameOrPath) else { return nil }
-      for key in ["path", "private", "retired"] { try file.removeAll("repo.\(entry.name).\(key)") }
+      // Every key of the section, whichever it is: one left behind would be a section without a path.
+      let keys = try file.entries().map(\.name).filter {
+        let parts = Configuration.split($0)
+        return parts.section == "repo" && parts.subsection == entry.name
+      }
+      for key in Set(keys).sorted() { try file.removeAll(key) }
       return entry
     }
   }
@@ -203,9 +207,14 @@ public enum RegistryError: Error, CustomStringConvertible, Equatable {
   case invalidName(name: String)
   case noSuchName(name: String)
   case pathTaken(path: String, name: String)
+  /// `--name` for a repository that is already configured under another name.
+  case alreadyNamed(path: String, name: String, requested: String)
 
   public var description: String {
     switch self {
+    case .alreadyNamed(let path, let name, let requested):
+      return "\(path) is already journaled as '\(name)', so --name \(requested) was not applied: --name names a "
+        + "repository when it is added; nothing was changed"
     case .notARepository(let path): return "\(path) is not inside a git repository"
     case .nameTaken(let name): return "a repository named '\(name)' is already configured: choose another --name"
     case .invalidName(let name): return "'\(name)' cannot be a repository name: use letters, digits, '-' or '.'"

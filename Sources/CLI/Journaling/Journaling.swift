@@ -113,12 +113,15 @@ struct Journaling: Sendable {
   /// Rewrites a range of days (`rebuild`): the repositories are read once without the lock, so a long
   /// rebuild never makes a commit wait. Each day is then written under the lock; a day whose record a hook
   /// wrote since this read began is read again there, so a rebuild never puts older facts over newer ones.
+  /// `onRead` gets the number of days with commits once the repositories are read, and `onWritten` is called as
+  /// each of those is written (the progress of a long rebuild).
   func rebuild(
-    days: [Day], policy: ReadPolicy, onWritten: (@Sendable () -> Void)? = nil,
+    days: [Day], policy: ReadPolicy, onRead: (@Sendable (Int) -> Void)? = nil, onWritten: (@Sendable () -> Void)? = nil,
     shouldStop: @Sendable () -> Bool = { false }
   ) async throws -> Report {
     let started = Date()
     let reading = await reader.read(days: days, policy: policy)
+    onRead?(reading.days.values.count { !$0.isEmpty })
     var report = Report(written: [], skipped: reading.skipped)
     // Many days are written as a batch: new files are synced together at the end.
     let durability: JournalStore.Durability = reading.days.count > 1 ? .batched : .immediate
@@ -147,7 +150,7 @@ struct Journaling: Sendable {
           refreshingPeriods: false, into: &report)
         return report
       }
-      onWritten?()
+      if !(reading.days[day]?.isEmpty ?? true) { onWritten?() }
     }
     let rebuilt = report.written.map(\.facts.day)
     if !rebuilt.isEmpty, pages.links || pages.weekly || pages.monthly {

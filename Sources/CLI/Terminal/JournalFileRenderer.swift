@@ -5,10 +5,11 @@ import Narrative
 import Support
 
 /// Shows a journal file in a terminal: headings bold, times and ids dim, line counts in colour, gitjournal's
-/// marker comments hidden. Plain markdown is left as it is when styling is off.
+/// marker comments hidden. Plain markdown is left as it is when the output is not a terminal; `NO_COLOR` only takes
+/// the colours away.
 enum JournalFileRenderer {
   static func render(_ text: String, style: TerminalStyle) -> String {
-    guard style.isEnabled else { return text }
+    guard style.isTerminal else { return text }
     var output: [String] = []
     var inFrontMatter = false
     for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).enumerated() {

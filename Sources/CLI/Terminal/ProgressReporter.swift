@@ -2,54 +2,55 @@ import Foundation
 import Journal
 import Support
 
-/// Progress of a long command on stderr: a bar with counts and an estimate of the time left on a terminal,
-/// a plain line every tenth of the way otherwise (so logs stay short).
+/// Progress of a long command on stderr, as git shows it: a bar with counts and an estimate of the time left, only
+/// when stderr is a terminal; elsewhere (scripts, logs) one summary line at the end instead.
 final class ProgressReporter: @unchecked Sendable {
   private let output: TextOutput
   private let isTerminal: Bool
+  /// What is counted, said in the line: "days with commits", "days narrated".
   private let label: String
-  private let total: Int
   private let started = Date()
   private let lock = NSLock()
+  private var total = 0
   private var done = 0
-  private var lastPlainStep = -1
+  private var drawn = false
 
-  /// A reporter, or nil when the work is too short to need one: fewer than 8 steps on a terminal, fewer
-  /// than 100 elsewhere (scripts and logs want quiet).
-  init?(label: String, total: Int, output: TextOutput) {
-    guard total >= (output.isTerminal ? 8 : 100) else { return nil }
+  init(label: String, output: TextOutput) {
     self.output = output
     self.isTerminal = output.isTerminal
     self.label = label
-    self.total = total
+  }
+
+  /// Work shorter than this needs no progress and no summary: it is over before anyone reads it.
+  static let shortestReported = 8
+
+  /// The number of steps, once it is known.
+  func start(total: Int) {
+    lock.withLock { self.total = max(0, total) }
   }
 
   func advance(by count: Int = 1) {
     lock.withLock {
       done = min(total, done + count)
-      draw()
-    }
-  }
-
-  /// Ends the line (on a terminal) so later output starts clean.
-  func finish() {
-    lock.withLock {
-      if isTerminal { output.write("\n") } else if lastPlainStep < 10 { output.line("\(label): \(done)/\(total)") }
-    }
-  }
-
-  private func draw() {
-    let fraction = Double(done) / Double(total)
-    if isTerminal {
+      guard isTerminal, total >= Self.shortestReported else { return }
+      drawn = true
+      let fraction = Double(done) / Double(total)
       let width = 30
       let filled = Int(fraction * Double(width))
       let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
       output.write("\r\u{1B}[2K\(label) \(bar) \(done)/\(total)\(estimate(fraction))")
-    } else {
-      let step = Int(fraction * 10)
-      if step > lastPlainStep {
-        lastPlainStep = step
-        output.line("\(label): \(done)/\(total)")
+    }
+  }
+
+  /// Ends the bar's line on a terminal; elsewhere writes the one summary line: "days with commits: 1096 of 1096
+  /// written in 3 s".
+  func finish(verb: String) {
+    lock.withLock {
+      if drawn {
+        output.write("\n")
+      } else if !isTerminal && total >= Self.shortestReported {
+        let seconds = Int(Date().timeIntervalSince(started).rounded())
+        output.line("\(label): \(done) of \(total) \(verb) in \(seconds) s")
       }
     }
   }

@@ -4,16 +4,25 @@ import Narrative
 import Support
 
 /// ANSI styling for output meant for a person at a terminal. Off when the output is not a terminal or
-/// `NO_COLOR` is set (https://no-color.org), so pipes and files get plain text.
+/// `NO_COLOR` is set (https://no-color.org), so pipes and files get plain text. `NO_COLOR` and `TERM=dumb` take the
+/// colours away, not the terminal's layout.
 struct TerminalStyle: Sendable {
+  /// Colours and bold.
   let isEnabled: Bool
+  /// The output is a terminal: text is laid out for a person (a journal file without its marker comments).
+  let isTerminal: Bool
 
   init(output: TextOutput, environment: Environment) {
     let noColor = environment.variables["NO_COLOR"].map { !$0.isEmpty } ?? false
-    isEnabled = output.isTerminal && !noColor && environment.variables["TERM"] != "dumb"
+    isTerminal = output.isTerminal
+    isEnabled = isTerminal && !noColor && environment.variables["TERM"] != "dumb"
   }
 
-  init(isEnabled: Bool) { self.isEnabled = isEnabled }
+  /// A style for tests and previews: a terminal layout unless said otherwise, with colours or without.
+  init(isEnabled: Bool, isTerminal: Bool? = nil) {
+    self.isEnabled = isEnabled
+    self.isTerminal = isTerminal ?? isEnabled
+  }
 
   func bold(_ text: String) -> String { wrap(text, "1") }
   func dim(_ text: String) -> String { wrap(text, "2") }

@@ -170,6 +170,26 @@ import Testing
     }
   }
 
+  /// `narrate` says in one line why a day got no sentence: here the guard rejected both answers; asked again about
+  /// the same facts, it says that they were rejected before, and asks nothing.
+  @Test func narrateSaysWhyTheSentenceWasRejected() async throws {
+    try await DedicatedThread.run {
+      _ = try rebuild("--no-narrative")
+      server.setScript(ModelBehaviour(.ollama, sentence: "I pushed 9731 commits before lunch.").script)
+      let result = try gitjournal(["narrate", "2026-03-10"])
+      #expect(result.status == 0, "\(result)")
+      let lines = result.standardError.split(separator: "\n")
+      #expect(lines.count == 1, "\(result)")
+      #expect(
+        lines.first?.hasPrefix("2026-03-10: no sentence: the model's answers were rejected: ") == true, "\(result)")
+      let seen = server.requests.count
+      let again = try gitjournal(["narrate", "2026-03-10"])
+      #expect(
+        again.standardError.hasPrefix("2026-03-10: no sentence: no request, the answers for these facts"), "\(again)")
+      #expect(server.requests.count == seen)
+    }
+  }
+
   /// A sentence that says what the facts do not (issue 19: a purpose, a product) never reaches the file, though it
   /// states no number; the grounded one of the day after does.
   @Test func inventedSentenceLeavesTheFactsAlone() async throws {
