@@ -38,10 +38,12 @@ public struct FactsReader: Sendable {
         guard next < entries.count else { return }
         let index = next
         let end = entries[index].retiredAt.map { min($0, span.end) } ?? span.end
-        let scan = RepositoryScan(
+        var scan = RepositoryScan(
           path: entries[index].path, configuredAuthors: sources.authors, allAuthors: policy.allAuthors,
           includeMerges: sources.includeMerges, cacheDirectory: sources.cacheDirectory,
           reusesWindows: policy.reusesWindows)
+        scan.excludePaths = sources.excludePaths + entries[index].excludePaths
+        scan.ignoredAuthors = sources.ignoredAuthors
         group.addTask {
           (index, Result { () throws(RepositoryProblem) in try scan.commits(authoredFrom: span.start, to: end) })
         }

@@ -5,6 +5,10 @@ public struct FactsSources: Sendable {
   /// Emails whose commits count; empty means each repository's own `user.email`.
   public var authors: [String]
   public var includeMerges: Bool
+  /// Files left out of files-changed and line counts in every repository (`journal.excludePaths`).
+  public var excludePaths: [String] = []
+  /// Authors left out of `--all-authors` readings (`journal.ignoreAuthors`): emails or globs.
+  public var ignoredAuthors: [String] = []
   public var calendar: JournalCalendar
   /// Where line statistics and recent windows are cached between runs; nil computes everything afresh.
   public var cacheDirectory: String?

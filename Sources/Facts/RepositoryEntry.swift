@@ -8,6 +8,8 @@ public struct RepositoryEntry: Equatable, Sendable {
   /// When the repository was retired (`gitjournal uninstall`, `repos remove`), in seconds since 1970: commits
   /// authored before stay in the journal, later ones are not journaled. Nil for a repository still journaled.
   public var retiredAt: Int64?
+  /// Files of this repository left out of the counts, besides `journal.excludePaths` (`repo.<name>.excludePaths`).
+  public var excludePaths: [String] = []
 
   public init(name: String, path: String, isPrivate: Bool, retiredAt: Int64? = nil) {
     self.name = name

@@ -6,6 +6,9 @@ struct CommitReader {
   let repository: Repository
   let authors: AuthorFilter
   let includeMerges: Bool
+  /// Files left out of the counts; nil counts every file. The caches it shares are kept per filter (see
+  /// `StatsCache.folder`).
+  var pathFilter: PathFilter?
   let statsCache: StatsCache
   let tipTimes: TipTimes
   var windowCache = WindowCache(folder: nil)
@@ -108,16 +111,17 @@ struct CommitReader {
   private func diffStats(of targets: [DiffTarget]) throws(GitError) -> [DiffStats] {
     let threads = min(workers, targets.count / Self.parallelThreshold + 1)
     guard threads > 1 else {
-      return try targets.map { target throws(GitError) in try repository.diffStats(of: target) }
+      return try targets.map { target throws(GitError) in try repository.diffStats(of: target, excluding: pathFilter) }
     }
     let results = ParallelResults(count: targets.count)
     let path = repository.gitDirectory
+    let filter = pathFilter
     DispatchQueue.concurrentPerform(iterations: threads) { _ in
       do throws(GitError) {
         let handle = try Repository.open(at: path)
         handle.recentObjects = RecentObjects()
         while let run = results.nextRun(length: Self.parallelThreshold) {
-          for index in run { results.set(index, try handle.diffStats(of: targets[index])) }
+          for index in run { results.set(index, try handle.diffStats(of: targets[index], excluding: filter)) }
         }
       } catch {
         results.fail(error)

@@ -1,10 +1,11 @@
 import Support
 
 extension Repository {
-  func diffStats(of target: DiffTarget) throws(GitError) -> DiffStats {
+  /// `filter`: files left out of the counts (`journal.excludePaths`); nil counts every file.
+  func diffStats(of target: DiffTarget, excluding filter: PathFilter? = nil) throws(GitError) -> DiffStats {
     switch target {
-    case .commit(let id): return try diffStats(of: commit(id))
-    case .trees(let new, let old): return try diffStats(newTree: new, oldTree: old)
+    case .commit(let id): return try diffStats(of: commit(id), excluding: filter)
+    case .trees(let new, let old): return try diffStats(newTree: new, oldTree: old, excluding: filter)
     }
   }
 
@@ -13,17 +14,23 @@ extension Repository {
   /// libgit2's `git_diff_tree_to_tree` expands every subtree of both trees; like git's own tree diff, this
   /// descends only into subtrees whose ids differ, and asks libgit2 (git's xdiff) only for the line counts of
   /// the files that changed.
-  func diffStats(of commit: Commit) throws(GitError) -> DiffStats {
+  func diffStats(of commit: Commit, excluding filter: PathFilter? = nil) throws(GitError) -> DiffStats {
     let oldTree = try commit.parentID(0).map { parent throws(GitError) in try self.commit(parent).treeID }
-    return try diffStats(newTree: commit.treeID, oldTree: oldTree)
+    return try diffStats(newTree: commit.treeID, oldTree: oldTree, excluding: filter)
   }
 
-  func diffStats(newTree newID: ObjectID, oldTree oldID: ObjectID?) throws(GitError) -> DiffStats {
+  func diffStats(newTree newID: ObjectID, oldTree oldID: ObjectID?, excluding filter: PathFilter? = nil)
+    throws(GitError) -> DiffStats
+  {
     recentObjects?.startDiff()
     let newTree = try tree(newID)
     let oldTree = try oldID.map { id throws(GitError) in try tree(id) }
     var changes = TreeChanges()
-    try collectChanges(from: oldTree, to: newTree, into: &changes)
+    if let filter {
+      try collectChanges(from: oldTree, to: newTree, folder: "", excluding: filter, into: &changes)
+    } else {
+      try collectChanges(from: oldTree, to: newTree, into: &changes)
+    }
     return try changes.stats(in: self)
   }
 

@@ -13,6 +13,10 @@ package struct RepositoryScan {
   let cacheDirectory: String?
   /// Whether a short span may come from the window cache (see `WindowCache`).
   var reusesWindows = false
+  /// Files left out of files-changed and line counts (`journal.excludePaths` and the repository's own).
+  package var excludePaths: [String] = []
+  /// With `allAuthors`: authors whose commits still do not count (`journal.ignoreAuthors`), emails or globs.
+  package var ignoredAuthors: [String] = []
 
   package init(
     path: String, configuredAuthors: [String], allAuthors: Bool, includeMerges: Bool, cacheDirectory: String?,
@@ -38,7 +42,7 @@ package struct RepositoryScan {
     let stamp = stamped == nil ? nil : RepositoryStamp.take(of: repository, root: path)
     let authors: AuthorFilter
     if allAuthors {
-      authors = .everyone
+      authors = ignoredAuthors.isEmpty ? .everyone : .everyoneExcept(ignoredAuthors)
     } else if !configuredAuthors.isEmpty {
       authors = .matching(configuredAuthors)
     } else if let email = repository.configString("user.email"), !email.isEmpty {
@@ -48,11 +52,12 @@ package struct RepositoryScan {
     }
 
     do {
+      let filter = PathFilter(patterns: excludePaths)
       let folder = cacheDirectory.map {
-        StatsCache.folder(cacheDirectory: $0, commonDirectory: repository.commonDirectory)
+        StatsCache.folder(cacheDirectory: $0, commonDirectory: repository.commonDirectory, excluding: filter)
       }
       let reader = CommitReader(
-        repository: repository, authors: authors, includeMerges: includeMerges,
+        repository: repository, authors: authors, includeMerges: includeMerges, pathFilter: filter,
         statsCache: StatsCache(folder: folder), tipTimes: TipTimes(folder: folder),
         windowCache: WindowCache(folder: reusesWindows ? folder : nil))
       let scanned = ScannedRepository(

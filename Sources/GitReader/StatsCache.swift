@@ -21,9 +21,12 @@ final class StatsCache {
   /// `folder` nil disables the cache (nothing read or written).
   init(folder: String?) { self.folder = folder }
 
-  /// The cache folder of the repository whose common git dir is `commonDirectory`.
-  static func folder(cacheDirectory: String, commonDirectory: String) -> String {
-    cacheDirectory + "/stats-v2/" + ContentHash.hex(of: commonDirectory).prefix(16)
+  /// The cache folder of the repository whose common git dir is `commonDirectory`. Counts that leave paths out
+  /// (`PathFilter`) have a folder of their own per set of patterns, with its own windows: changing the patterns
+  /// computes the counts afresh, and changing them back finds the old ones.
+  static func folder(cacheDirectory: String, commonDirectory: String, excluding filter: PathFilter? = nil) -> String {
+    let key = filter.map { commonDirectory + "\0exclude\0" + $0.signature } ?? commonDirectory
+    return cacheDirectory + "/stats-v2/" + ContentHash.hex(of: key).prefix(16)
   }
 
   func stats(for id: ObjectID, authoredAt: Int64) -> DiffStats? {

@@ -47,3 +47,36 @@ final class Tree {
     return TreeEntry(id: ObjectID(git_tree_entry_id(entry).pointee), mode: git_tree_entry_filemode(entry).rawValue)
   }
 }
+
+extension Tree {
+  /// `pairEntries` with each entry's name, for the diff that leaves paths out (`PathFilter`). A separate walk so
+  /// that the plain diff, which runs on every commit, never copies a name out of libgit2.
+  static func pairNamedEntries(
+    old: Tree?, new: Tree?, _ body: (_ name: String, _ old: TreeEntry?, _ new: TreeEntry?) throws(GitError) -> Void
+  ) throws(GitError) {
+    let oldPointer = old?.pointer
+    let newPointer = new?.pointer
+    let oldCount = oldPointer.map { git_tree_entrycount($0) } ?? 0
+    let newCount = newPointer.map { git_tree_entrycount($0) } ?? 0
+    var oldIndex = 0
+    var newIndex = 0
+    try withExtendedLifetime((old, new)) { () throws(GitError) in
+      while oldIndex < oldCount || newIndex < newCount {
+        let oldEntry = oldIndex < oldCount ? git_tree_entry_byindex(oldPointer, oldIndex) : nil
+        let newEntry = newIndex < newCount ? git_tree_entry_byindex(newPointer, newIndex) : nil
+        let order: Int32
+        if let oldEntry, let newEntry {
+          order = git_tree_entry_cmp(oldEntry, newEntry)
+        } else {
+          order = oldEntry == nil ? 1 : -1
+        }
+        if order <= 0 { oldIndex += 1 }
+        if order >= 0 { newIndex += 1 }
+        let named = order <= 0 ? oldEntry : newEntry
+        try body(
+          String(cString: git_tree_entry_name(named)), order <= 0 ? entry(oldEntry) : nil,
+          order >= 0 ? entry(newEntry) : nil)
+      }
+    }
+  }
+}

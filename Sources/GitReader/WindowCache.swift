@@ -33,6 +33,7 @@ struct WindowCache {
       var text = "window-v1\n\(start) \(end) merges=\(includeMerges)\n"
       switch authors {
       case .everyone: text += "authors=*\n"
+      case .everyoneExcept(let patterns): text += "authors=* but " + patterns.sorted().joined(separator: " ") + "\n"
       case .emails(let emails): text += "authors=" + emails.sorted().joined(separator: " ") + "\n"
       }
       text += mailmap

@@ -12,6 +12,7 @@ public enum CLI {
     RegisteredCommand(InstallCommand.self), RegisteredCommand(UninstallCommand.self),
     RegisteredCommand(RebuildCommand.self), RegisteredCommand(ShowCommand.self), RegisteredCommand(StandupCommand.self),
     RegisteredCommand(ReposCommand.self),
+    RegisteredCommand(ConfigCommand.self),
     RegisteredCommand(StatsCommand.self), RegisteredCommand(CompletionsCommand.self),
     RegisteredCommand(DoctorCommand.self), RegisteredCommand(NarrateCommand.self), RegisteredCommand(HookCommand.self),
   ]

@@ -11,8 +11,13 @@ enum HelpTopics {
   static let config = """
     gitjournal's config is one file in git-config syntax:
       $GITJOURNAL_CONFIG, else ${XDG_CONFIG_HOME:-~/.config}/gitjournal/config
-    Edit it with 'git config -f <file> <key> <value>' or by hand. Without it, gitjournal journals the
-    repository that contains the current directory.
+    Without it, gitjournal journals the repository that contains the current directory. Change it with
+      gitjournal config set <key> <value>     (add <key> <value> for one more value of a repeatable key)
+      gitjournal config get <key>
+      gitjournal config unset <key> [<value>]
+      gitjournal config list
+    which check each change as gitjournal reads the file (a change it would reject is refused, the file
+    untouched) and keep its comments and layout; or with 'git config -f <file>', or by hand.
 
     journal.dir              where the day files go (default: ~/journal); a relative path is
                              taken from the config file's folder
@@ -32,6 +37,12 @@ enum HelpTopics {
     journal.shareFacts       keep this machine's day records in the journal folder, where the
                              other machines that share it read them (default: true); false keeps
                              them in the state folder (one machine only)
+    journal.excludePaths     files left out of files-changed and line counts, as git's
+                             ':(exclude)<pattern>': *.lock (any depth), package-lock.json (the
+                             top-level one), dist/ or dist/** (a folder); repeat for several; the
+                             commit still counts
+    journal.ignoreAuthors    with --all-authors, leave out these authors: an email or a glob such as
+                             *[bot]@users.noreply.github.com; repeat for several
     repo.<name>.path         a journaled repository; <name> is its project name in the journal
                              (case matters); a relative path is taken from the config file's folder
     repo.<name>.private      the model gets this project's counts, never its subjects (default: false);
@@ -42,6 +53,7 @@ enum HelpTopics {
                              repeat for several
     journal.exclude          a repository no hook, install, 'repos add' or 'repos scan' registers;
                              repeat for several
+    repo.<name>.excludePaths more files left out of this repository's counts, as journal.excludePaths
     narrative.engine         ollama, openai (any OpenAI-compatible server) or off (default: ollama)
     narrative.url            the model server, port 1 to 65535 (default: $OLLAMA_HOST or
                              http://127.0.0.1:11434 for ollama, http://127.0.0.1:8080 for openai)
@@ -62,7 +74,7 @@ enum HelpTopics {
     the narrative section: then it writes the journal without asking the model.
 
     Example:
-      git config -f ~/.config/gitjournal/config journal.dayStart 04:00
+      gitjournal config set journal.dayStart 04:00
 
     """
 

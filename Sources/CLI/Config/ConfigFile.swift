@@ -10,6 +10,9 @@ import Support
 struct ConfigFile {
   let path: String
 
+  /// The folder the file is in, which relative paths in it are taken from.
+  var folder: String { (path as NSString).deletingLastPathComponent }
+
   /// Seconds a writer waits for the config lock: its holders keep it for one read-check-write.
   static let lockTimeout = 5
 
@@ -95,10 +98,9 @@ struct ConfigFile {
         index = end
         continue
       }
-      // The file's last line break stays: only the lines of the section go.
-      let removedAll = end == lines.count
-      lines.removeSubrange(index..<end)
-      if removedAll && !lines.isEmpty && lines.last != "" { lines.append("") }
+      // The empty string after the file's last line break is not a line of the section: it stays.
+      let stop = end == lines.count && lines.last == "" ? end - 1 : end
+      lines.removeSubrange(index..<max(index + 1, stop))
       changed = true
     }
     guard changed else { return }

@@ -14,6 +14,10 @@ public struct Configuration: Sendable {
   public var timeZone: TimeZone
   public var dayStartMinutes: Int
   public var includeMerges: Bool
+  /// Files left out of files-changed and line counts (`journal.excludePaths`): git pathspec patterns.
+  public var excludePaths: [String] = []
+  /// Authors `--all-authors` still leaves out (`journal.ignoreAuthors`): emails or globs.
+  public var ignoredAuthors: [String] = []
   /// The first day of a week (`show --week`, the weekly page); Monday, as in ISO 8601, unless configured.
   public var weekStart: Weekday
   /// Day pages link their neighbours; a page per week and per month (`journal.links`, `weekly`, `monthly`).
@@ -46,9 +50,12 @@ public struct Configuration: Sendable {
 
   /// What the facts are read from, with line statistics cached under `cacheDirectory`.
   func factsSources(cacheDirectory: String?) -> FactsSources {
-    FactsSources(
+    var sources = FactsSources(
       repositories: repositories, authors: authors, includeMerges: includeMerges, calendar: calendar,
       cacheDirectory: cacheDirectory)
+    sources.excludePaths = excludePaths
+    sources.ignoredAuthors = ignoredAuthors
+    return sources
   }
 
   /// Loads the config at `environment.configPath`. Without that file: the repository containing the current
@@ -184,6 +191,15 @@ public struct Configuration: Sendable {
               expected: "a folder glob from / or ~/ (~/code/*), or a folder name without '/' (*-scratch)")
           }
           if parts.key == "include" { include.append(glob) } else { exclude.append(glob) }
+        case ("journal", nil, "excludepaths"):
+          excludePaths.append(try Self.parseExcludePath(entry.value, key: "journal.excludePaths"))
+        case ("journal", nil, "ignoreauthors"):
+          guard !entry.value.isEmpty, !entry.value.contains(where: \.isWhitespace) else {
+            throw .invalidValue(
+              key: "journal.ignoreAuthors", value: entry.value,
+              expected: "an email or a glob such as *[bot]@users.noreply.github.com")
+          }
+          ignoredAuthors.append(entry.value)
         case ("journal", nil, let key):
           throw .unknownKey(key: "journal.\(key)", suggestion: Self.closestKey(to: "journal.\(key)"))
         case ("narrative", nil, let key):
@@ -215,8 +231,11 @@ public struct Configuration: Sendable {
             } else {
               excludedNames.remove(name)
             }
+          case "excludepaths":
+            repositoriesByName[name]?.excludePaths.append(
+              try Self.parseExcludePath(entry.value, key: "repo.\(name).excludePaths"))
           default:
-            let suggestion = Suggestion.closest(to: key, among: ["path", "private", "retired", "exclude"])
+            let suggestion = Suggestion.closest(to: key, among: Self.repositoryKeys)
             throw .unknownKey(key: "repo.\(name).\(key)", suggestion: suggestion.map { "repo.\(name).\($0)" })
           }
         case ("repo", nil, let key):
@@ -254,7 +273,33 @@ public struct Configuration: Sendable {
       "journal.links", "journal.weekly", "journal.monthly",
       "journal.host", "journal.shareFacts",
       "journal.include", "journal.exclude",
+      "journal.excludePaths", "journal.ignoreAuthors",
     ] + NarrativeSettings.keys
+
+  /// The keys of a `[repo "<name>"]` section.
+  static let repositoryKeys = ["path", "private", "retired", "exclude", "excludePaths"]
+
+  /// Keys that may be given several times, each value counting (the others keep their last value).
+  static let repeatableKeys = [
+    "journal.author", "journal.include", "journal.exclude", "journal.excludePaths", "journal.ignoreAuthors",
+    "repo.<name>.excludePaths",
+  ]
+
+  static func isRepeatable(_ name: String) -> Bool {
+    let parts = split(name)
+    let lowered = (parts.subsection == nil ? "\(parts.section).\(parts.key)" : "\(parts.section).<name>.\(parts.key)")
+    return repeatableKeys.contains { $0.lowercased() == lowered.lowercased() }
+  }
+
+  /// `name` as `help config` spells it (`journal.daystart` -> `journal.dayStart`); unknown keys as they are.
+  static func spelling(of name: String) -> String {
+    let parts = split(name)
+    if let subsection = parts.subsection, parts.section == "repo" {
+      let key = repositoryKeys.first { $0.lowercased() == parts.key } ?? parts.key
+      return "repo.\(subsection).\(key)"
+    }
+    return knownKeys.first { $0.lowercased() == name.lowercased() } ?? name
+  }
 
   /// The known key closest to `key`, compared without case (git's own keys are case-insensitive).
   static func closestKey(to key: String) -> String? {
@@ -272,6 +317,16 @@ public struct Configuration: Sendable {
     let key = String(name[name.index(after: last)...]).lowercased()
     let subsection = first == last ? nil : String(name[name.index(after: first)..<last])
     return (section.lowercased(), subsection, key)
+  }
+
+  /// A git pathspec pattern, without magic, from the top of the repository.
+  static func parseExcludePath(_ text: String, key: String) throws(ConfigError) -> String {
+    if let problem = PathFilter.problem(with: text) {
+      throw .invalidValue(
+        key: key, value: text,
+        expected: "a path pattern from the top of the repository such as *.lock or dist/ (this one is \(problem))")
+    }
+    return text
   }
 
   static func parseClockTime(_ text: String) -> Int? {

@@ -21,11 +21,14 @@ struct LoggedCommit: Equatable {
 extension TemporaryRepository {
   /// Runs `git log --shortstat -M100%` with `arguments` (default: every local branch, no merges) in the time
   /// zone `timeZone` and parses each commit. A commit without a shortstat line changed nothing.
-  func log(_ arguments: [String] = ["--branches", "--no-merges"], timeZone: String = "UTC") throws -> [LoggedCommit] {
+  /// `pathspec` goes last, after `--`.
+  func log(_ arguments: [String] = ["--branches", "--no-merges"], timeZone: String = "UTC", pathspec: [String] = [])
+    throws -> [LoggedCommit]
+  {
     let output = try git(
       ["log"] + arguments + [
         "--shortstat", "-M100%", "--date=format-local:%Y-%m-%d", "--format=%x1e%H%x1f%ad%x1f%aE%x1f%s",
-      ], environment: ["TZ": timeZone])
+      ] + (pathspec.isEmpty ? [] : ["--"] + pathspec), environment: ["TZ": timeZone])
     return output.split(separator: "\u{1e}").map { record in
       let lines = record.split(separator: "\n")
       let fields = lines[0].split(separator: "\u{1f}", omittingEmptySubsequences: false).map(String.init)

@@ -13,14 +13,7 @@ import Testing
 @Suite struct CompletionTests {
   /// Command lines (the last word is the one being completed) and what bash offers for them.
   static let cases: [([String], [String])] = [
-    (
-      [""],
-      [
-        "install", "uninstall", "rebuild", "show", "repos", "stats", "completions", "doctor", "narrate", "help",
-        "--help",
-        "--version",
-      ]
-    ),
+    ([""], CLI.commands.map(\.spec.name).filter { $0 != "hook" } + ["help", "--help", "--version"]),
     (["--ver"], ["--version"]),
     (["completions", ""], ["bash", "zsh", "fish"]),
     (["repos", ""], ["list", "add", "remove"]),
@@ -40,12 +33,18 @@ import Testing
     (["install", "repos/a"], ["repos/app"]),
     (["repos", "add", "repos/"], ["repos/app", "repos/site"]),
     (["install", "--name", ""], []),
+    (["config", ""], ["list", "get", "set", "add", "unset"]),
+    (["config", "set", "journal.da"], ["journal.dayStart"]),
+    (["config", "unset", "narrative.t"], ["narrative.temperature", "narrative.timeout"]),
+    (["config", "list", "--"], ["--names", "--help"]),
+    (["repos", "remove", ""], ["app", "site"]),
+    (["repos", "remove", "s"], ["site"]),
   ]
 
   @Test func bashOffersWhatEachCommandLineTakes() throws {
     let sandbox = try JournalSandbox()
-    _ = try sandbox.makeRepository("app")
-    _ = try sandbox.makeRepository("site")
+    try sandbox.register(try sandbox.makeRepository("app"))
+    try sandbox.register(try sandbox.makeRepository("site"))
     try sandbox.scratch.write("not a folder\n", to: "repos/app-notes.txt")
     let script = try sandbox.runBinary("completions", "bash")
     #expect(script.status == 0)
@@ -60,8 +59,10 @@ import Testing
     try sandbox.scratch.write(driver, to: "driver.bash")
     let result = try Subprocess.run(
       "/bin/bash", ["--norc", "--noprofile", sandbox.scratch.path("driver.bash")],
-      environment: ["PATH": "/usr/bin:/bin"],
-      currentDirectory: sandbox.scratch.path)
+      environment: [
+        "PATH": (try BinaryRunner.executable() as NSString).deletingLastPathComponent + ":/usr/bin:/bin",
+        "GITJOURNAL_CONFIG": sandbox.configPath, "HOME": sandbox.home,
+      ], currentDirectory: sandbox.scratch.path)
     #expect(result.status == 0, "\(result.standardError)")
     #expect(result.standardError.isEmpty, "\(result.standardError)")
     let replies = result.standardOutput.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)

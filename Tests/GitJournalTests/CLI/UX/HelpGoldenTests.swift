@@ -52,8 +52,9 @@ import Testing
     let keys = [
       "journal.dir", "journal.author", "journal.timezone", "journal.dayStart", "journal.merges", "journal.weekStart",
       "journal.links", "journal.weekly", "journal.monthly", "repo.<name>.path",
-      "repo.<name>.private", "repo.<name>.exclude", "journal.include", "journal.exclude", "narrative.engine",
-      "narrative.url", "narrative.model", "narrative.temperature",
+      "repo.<name>.private", "repo.<name>.exclude", "repo.<name>.excludePaths", "journal.include", "journal.exclude",
+      "journal.excludePaths", "journal.ignoreAuthors", "narrative.engine", "narrative.url", "narrative.model",
+      "narrative.temperature",
       "narrative.healthTimeout", "narrative.timeout", "narrative.retryDelay", "narrative.allowRemote",
     ]
     let readme = try String(
