@@ -124,18 +124,27 @@ import Testing
     #expect(usage.status == ExitStatus.usage)
   }
 
-  /// A write waits for the config lock, which another gitjournal's read-check-write holds.
-  @Test func writesWaitForTheConfigLock() async throws {
+  /// A write waits for the config lock, which another gitjournal's read-check-write holds: here flock(1) holds it
+  /// for a second (a process of its own, so that a busy test thread pool cannot stretch the hold).
+  @Test func writesWaitForTheConfigLock() throws {
     let sandbox = try sandbox()
     try makeFolders(sandbox.stateHome + "/gitjournal")
-    var lock: FileLock? = try FileLock.acquire(at: sandbox.stateHome + "/gitjournal/config.lock")
+    let lockPath = sandbox.stateHome + "/gitjournal/config.lock"
+    let holder = try Subprocess(
+      "/usr/bin/flock", [lockPath, "sleep", "1.5"], environment: [:], currentDirectory: sandbox.home)
+    // flock -n fails while the holder has it.
+    while try Subprocess.run("/usr/bin/flock", ["-n", lockPath, "true"], environment: [:], currentDirectory: "/")
+      .status == 0
+    {
+      usleep(10_000)
+    }
     let process = try BinaryRunner.start(
       ["config", "set", "journal.dayStart", "04:00"], environment: sandbox.binaryEnvironment,
       currentDirectory: sandbox.home)
-    try await Task.sleep(for: .milliseconds(500))
-    #expect(try config(sandbox) == Self.layout)
-    #expect(lock != nil)
-    lock = nil
+    usleep(300_000)
+    #expect(holder.isRunning)
+    #expect(try config(sandbox) == Self.layout, "written while the lock was held")
+    _ = try holder.wait()
     let result = try process.wait()
     #expect(result.status == 0, "\(result.standardError)")
     #expect(try config(sandbox).contains("dayStart = 04:00"))
