@@ -1,14 +1,56 @@
 #!/bin/sh
-# Builds gitjournal in release mode and installs it into ${PREFIX:-~/.local}/bin.
-# Installs what the build needs when it is missing: libgit2's development files and pkg-config
-# (apt on Debian/Ubuntu, Homebrew on macOS). Safe to run again.
+# Builds gitjournal in release mode and installs it into ${PREFIX:-~/.local}/bin, with its shell completions and
+# its manual page where bash-completion, zsh, fish and man look for them. Installs what the build needs when it is
+# missing: libgit2's development files and pkg-config (apt on Debian/Ubuntu, Homebrew on macOS). Safe to run again.
+#
+#   ./install.sh               build and install
+#   ./install.sh --uninstall   remove exactly what the last install put in place (its manifest says what)
+#
+# GITJOURNAL_BUILT=<binary> installs that binary instead of building one.
 set -eu
 
 cd "$(dirname "$0")"
 PREFIX="${PREFIX:-$HOME/.local}"
 BIN="$PREFIX/bin"
+SHARE="$PREFIX/share"
+# On macOS with Homebrew and no PREFIX of your own, the completions and the manual go under Homebrew's prefix,
+# whose folders Homebrew's shells and man already search.
+if [ "$(uname -s)" = Darwin ] && [ "$PREFIX" = "$HOME/.local" ] && command -v brew >/dev/null 2>&1; then
+  SHARE="$(brew --prefix)/share"
+fi
+# bash-completion (2.11, Debian 12's) and fish look in XDG data home, not beside PATH entries: with the default
+# prefix, their files go there.
+DATA="$SHARE"
+if [ "$PREFIX" = "$HOME/.local" ] && [ "$SHARE" = "$PREFIX/share" ]; then DATA="${XDG_DATA_HOME:-$HOME/.local/share}"; fi
+MANIFEST="$SHARE/gitjournal/install-manifest"
 
 say() { printf 'install.sh: %s\n' "$*"; }
+
+uninstall() {
+  if [ ! -f "$MANIFEST" ]; then
+    say "nothing to remove: no manifest at $MANIFEST"
+    return
+  fi
+  # Files first, then the folders this install created (lines ending in /), deepest first, and only when empty.
+  while IFS= read -r path; do
+    case $path in
+      */) ;;
+      *) if [ -f "$path" ] || [ -L "$path" ]; then rm -f "$path" && say "removed $path"; fi ;;
+    esac
+  done <"$MANIFEST"
+  folders=$(grep '/$' "$MANIFEST" | awk '{ print length($0) " " $0 }' | sort -rn | cut -d' ' -f2- || true)
+  rm -f "$MANIFEST"
+  rmdir "$SHARE/gitjournal" 2>/dev/null || true
+  printf '%s\n' "$folders" | while IFS= read -r folder; do
+    if [ -n "$folder" ]; then rmdir "$folder" 2>/dev/null || true; fi
+  done
+}
+
+case "${1:-}" in
+  --uninstall) uninstall; exit 0 ;;
+  "") ;;
+  *) say "usage: ./install.sh [--uninstall]"; exit 64 ;;
+esac
 
 install_dependencies() {
   if pkg-config --exists libgit2 2>/dev/null; then
@@ -42,29 +84,83 @@ install_dependencies() {
   esac
 }
 
-install_dependencies
-
-if ! command -v swift >/dev/null 2>&1; then
-  say "no Swift toolchain on PATH: install Swift 6 or later from swift.org, then run me again"
-  exit 1
+if [ -n "${GITJOURNAL_BUILT:-}" ]; then
+  built="$GITJOURNAL_BUILT"
+else
+  install_dependencies
+  if ! command -v swift >/dev/null 2>&1; then
+    say "no Swift toolchain on PATH: install Swift 6 or later from swift.org, then run me again"
+    exit 1
+  fi
+  # On Linux the Swift runtime is linked in: the binary starts in a few milliseconds (it runs on every commit)
+  # and keeps working when the toolchain is upgraded or removed.
+  static=""
+  if [ "$(uname -s)" = Linux ]; then static="--static-swift-stdlib"; fi
+  say "building gitjournal (release)"
+  swift build -c release $static --product gitjournal
+  built="$(swift build -c release $static --show-bin-path)/gitjournal"
 fi
 
-# On Linux the Swift runtime is linked in: the binary starts in a few milliseconds (it runs on every commit)
-# and keeps working when the toolchain is upgraded or removed.
-static=""
-if [ "$(uname -s)" = Linux ]; then static="--static-swift-stdlib"; fi
-say "building gitjournal (release)"
-swift build -c release $static --product gitjournal
-built="$(swift build -c release $static --show-bin-path)/gitjournal"
+# What this install puts in place, so that --uninstall removes exactly that: the files, and the folders it had to
+# create for them (kept from earlier installs too, since a second install creates none).
+created=$(grep '/$' "$MANIFEST" 2>/dev/null || true)
+files=""
+make_folder() {
+  folder=$1
+  missing=""
+  while [ ! -d "$folder" ]; do
+    missing="$folder/
+$missing"
+    folder=$(dirname "$folder")
+  done
+  if [ -n "$missing" ]; then
+    mkdir -p "$1"
+    created="$created
+$missing"
+  fi
+}
 
-mkdir -p "$BIN"
-# Copy then rename, so a hook running during the install never sees a half-written binary.
-cp "$built" "$BIN/.gitjournal.new"
-chmod 755 "$BIN/.gitjournal.new"
-mv -f "$BIN/.gitjournal.new" "$BIN/gitjournal"
+# Copy then rename, so a hook (or a shell completing) never sees a half-written file.
+put() {
+  source_file=$1
+  target=$2
+  mode=$3
+  make_folder "$(dirname "$target")"
+  cp "$source_file" "$target.gitjournal-new"
+  chmod "$mode" "$target.gitjournal-new"
+  mv -f "$target.gitjournal-new" "$target"
+  files="$files
+$target"
+}
+
+put "$built" "$BIN/gitjournal" 755
 say "installed $BIN/gitjournal ($("$BIN/gitjournal" --version))"
+
+generated="$(mktemp -d)"
+trap 'rm -rf "$generated"' EXIT
+"$BIN/gitjournal" completions bash >"$generated/bash"
+"$BIN/gitjournal" completions zsh >"$generated/zsh"
+"$BIN/gitjournal" completions fish >"$generated/fish"
+"$BIN/gitjournal" help --man >"$generated/man"
+# bash-completion loads <data>/bash-completion/completions/<command> on first use, from XDG data home and the
+# XDG data folders (/usr/local/share, /usr/share); fish reads vendor_completions.d from the same places; man finds
+# share/man beside each PATH entry.
+put "$generated/bash" "$DATA/bash-completion/completions/gitjournal" 644
+put "$generated/zsh" "$SHARE/zsh/site-functions/_gitjournal" 644
+put "$generated/fish" "$DATA/fish/vendor_completions.d/gitjournal.fish" 644
+put "$generated/man" "$SHARE/man/man1/gitjournal.1" 644
+make_folder "$SHARE/gitjournal"
+printf '%s\n%s\n' "$files" "$created" | grep -v '^$' | sort -u >"$MANIFEST.new"
+mv -f "$MANIFEST.new" "$MANIFEST"
+say "installed completions for bash, zsh and fish and the manual page (man gitjournal); --uninstall removes them"
 
 case ":$PATH:" in
   *":$BIN:"*) ;;
   *) say "warning: $BIN is not on your PATH; add  export PATH=\"$BIN:\$PATH\"  to your shell's profile" ;;
+esac
+# zsh's default fpath holds /usr/local/share/zsh/site-functions and the system's own folders, no folder of a home
+# directory, nor /opt/homebrew (Homebrew's own zsh adds that one; Apple's does not).
+case "$SHARE" in
+  /usr/local/share) ;;
+  *) say "zsh: add  fpath=($SHARE/zsh/site-functions \$fpath)  before compinit in ~/.zshrc for its completion" ;;
 esac

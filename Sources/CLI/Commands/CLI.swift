@@ -72,6 +72,10 @@ public enum CLI {
       context.standardOutput.write(overviewText)
       return ExitStatus.success
     }
+    if topic == "--man" {
+      context.standardOutput.write(ManPage.text(commands: commands.map(\.spec), topics: ManPage.topics))
+      return ExitStatus.success
+    }
     if let text = HelpTopics.all[topic] {
       context.standardOutput.write(text)
       return ExitStatus.success
