@@ -22,7 +22,7 @@ import Testing
     (["repos", "remove", "--f"], ["--forget"]),
     (["stats", ""], []),
     (["stats", "--weeks", ""], []),
-    (["stats", "--"], ["--weeks", "--all-authors", "--help"]),
+    (["stats", "--"], StatsCommand.spec.options.map { "--" + $0.name }),
     (["rebuild", "--since", ""], ["today", "yesterday"]),
     (["rebuild", "--since", "today", "--u"], ["--until"]),
     (["show", "y"], ["yesterday"]),
