@@ -52,12 +52,6 @@ package final class GitConfig {
     if code != GIT_ENOTFOUND.rawValue { try check(code, "git_config_delete_multivar") }
   }
 
-  /// Adds a value to `name`, keeping the values it has.
-  package func add(_ name: String, value: String) throws(GitError) {
-    // A regular expression that matches nothing: libgit2 then adds instead of replacing.
-    try check(git_config_set_multivar(pointer, name, "a^", value), "git_config_set_multivar")
-  }
-
   /// Removes the values of `name` that are exactly `value`; returns whether there was one.
   package func remove(_ name: String, value: String) throws(GitError) -> Bool {
     let code = git_config_delete_multivar(pointer, name, "^" + Self.regexQuoted(value) + "$")

@@ -16,9 +16,9 @@ import Testing
     ([""], CLI.commands.map(\.spec.name).filter { $0 != "hook" } + ["help", "--help", "--version"]),
     (["--ver"], ["--version"]),
     (["completions", ""], ["bash", "zsh", "fish"]),
-    (["repos", ""], ["list", "add", "remove"]),
-    (["repos", "re"], ["remove"]),
-    (["repos", "--name", "x", ""], ["list", "add", "remove"]),
+    (["repos", ""], ["list", "add", "scan", "rename", "move", "remove"]),
+    (["repos", "re"], ["rename", "remove"]),
+    (["repos", "--name", "x", ""], ["list", "add", "scan", "rename", "move", "remove"]),
     (["repos", "remove", "--f"], ["--forget"]),
     (["stats", ""], []),
     (["stats", "--weeks", ""], []),
@@ -39,6 +39,8 @@ import Testing
     (["config", "list", "--"], ["--names", "--help"]),
     (["repos", "remove", ""], ["app", "site"]),
     (["repos", "remove", "s"], ["site"]),
+    (["repos", "rename", ""], ["app", "site"]),
+    (["repos", "scan", "repos/"], ["repos/app", "repos/site"]),
   ]
 
   @Test func bashOffersWhatEachCommandLineTakes() throws {
@@ -83,9 +85,11 @@ import Testing
       fish.contains(
         "complete -c gitjournal -n '__fish_seen_subcommand_from install' -f -a '(__fish_complete_directories)'"))
     #expect(fish.contains("complete -c gitjournal -n '__fish_seen_subcommand_from stats' -f\n"))
-    #expect(fish.contains("__fish_seen_subcommand_from repos; and not __fish_seen_subcommand_from list add remove"))
+    #expect(
+      fish.contains(
+        "__fish_seen_subcommand_from repos; and not __fish_seen_subcommand_from list add scan rename move remove"))
     #expect(zsh.contains("    help) _arguments '1:topic:("))
-    #expect(zsh.contains("'1:action:(list add remove)'"))
+    #expect(zsh.contains("'1:action:(list add scan rename move remove)'"))
     for command in commands where command.name != "hook" {
       #expect(zsh.contains("    \(command.name)) _arguments"), "zsh: \(command.name)")
       #expect(fish.contains("-a \(command.name) -d"), "fish: \(command.name)")
