@@ -173,7 +173,12 @@ import Testing
     let copy = try world.copyBinary(to: "bin/gitjournal")
     #expect(try world.gitjournal("install", in: repository, binary: copy).status == 0)
     let calls = world.scratch.path("calls")
-    try Data("#!/bin/sh\necho \"$@\" >> '\(calls)'\n".utf8).write(to: URL(fileURLWithPath: copy))
+    // Replaced by a rename, not written in place: a process `install` started may still be running the copy, and
+    // Linux refuses to open a running executable for writing (ETXTBSY).
+    let script = copy + ".script"
+    try Data("#!/bin/sh\necho \"$@\" >> '\(calls)'\n".utf8).write(to: URL(fileURLWithPath: script))
+    chmod(script, 0o755)
+    #expect(rename(script, copy) == 0)
     try installGlobal()
 
     let commit = try world.commit(in: repository, "Once only")
