@@ -150,7 +150,7 @@ struct ModelBehaviour: Sendable {
 }
 
 extension ModelServer {
-  convenience init(_ behaviour: ModelBehaviour, lifetime: Double = 60) throws {
+  convenience init(_ behaviour: ModelBehaviour, lifetime: Double = 300) throws {
     try self.init(lifetime: lifetime, script: behaviour.script)
   }
 
