@@ -92,7 +92,12 @@ extension Reliability {
       #expect(
         world.journalFolderNames() == ["\(day).md", "\(month).md", "\(week).md"],
         "left in the journal folder: \(world.journalFolderNames())")
-      #expect(!HookWorld.exists(world.hookLogPath), "the hook logged problems: \(world.hookLogLines().prefix(5))")
+      // A hook that waited 5 s for the lock skips, as documented, and a later one catches up: what must hold is
+      // the journal above. Any other line is a problem. (The whole test suite shares the two cores meanwhile.)
+      let problems = world.hookLogLines().filter {
+        !$0.contains("skipped: another gitjournal has held the journal lock")
+      }
+      #expect(problems.isEmpty, "the hook logged problems: \(problems.prefix(5))")
 
       print("reliability | load: \(total) commits in \(Self.repositoryCount) repositories in \(seconds) s")
       ReliabilityTable.record(
