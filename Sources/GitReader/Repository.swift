@@ -43,9 +43,12 @@ package final class Repository {
   /// The repository a linked worktree at `root` belongs to (its main working tree, or the bare repository), else
   /// `root`: the one to register, so a repository is one project whichever of its worktrees names it.
   package static func mainRoot(of root: String) -> String {
-    guard let repository = try? Repository.open(at: root), repository.commonDirectory != repository.gitDirectory
-    else { return root }
-    return discover(from: repository.commonDirectory) ?? root
+    (try? Repository.open(at: root))?.mainRoot ?? root
+  }
+
+  /// `mainRoot(of:)` for a repository already open: its own root unless it is a linked worktree.
+  package var mainRoot: String {
+    commonDirectory == gitDirectory ? root : (Self.discover(from: commonDirectory) ?? root)
   }
 
   /// The repository that contains `path`, opened once.

@@ -73,22 +73,15 @@ struct HookInstaller {
   }
 
   /// The repository a command-line argument names: `found` is the repository (or worktree) containing the path,
-  /// `root` the one to register (see `mainRepository(of:)`).
+  /// `root` the one to register: the repository a linked worktree belongs to (its main working tree, or the bare
+  /// repository), so a repository is journaled once whichever of its worktrees install and uninstall run in, and
+  /// removing a linked worktree leaves no broken entry.
   static func repository(named path: String, environment: Environment) throws(HookError) -> (
     found: String, root: String
   ) {
     let absolute = environment.absolute(path)
     guard let found = Repository.discover(from: absolute) else { throw .notARepository(path: absolute) }
-    return (found, mainRepository(of: found))
-  }
-
-  /// The repository a linked worktree belongs to (its main working tree, or the bare repository), else `root`.
-  /// install and uninstall register and look up that one, so a repository is journaled once whichever of its
-  /// worktrees they run in, and removing a linked worktree leaves no broken entry.
-  static func mainRepository(of root: String) -> String {
-    guard let repository = try? Repository.open(at: root), repository.commonDirectory != repository.gitDirectory
-    else { return root }
-    return Repository.discover(from: repository.commonDirectory) ?? root
+    return (found, Repository.mainRoot(of: found))
   }
 
   func install(_ hook: GitHook, into folder: String) throws -> Change {

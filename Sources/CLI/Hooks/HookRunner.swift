@@ -120,9 +120,7 @@ struct HookRunner {
   /// write to the journal on every commit of the journal.
   func isJournaled(_ repository: Repository, configuration: inout Configuration, log: LogFile) throws -> Bool {
     let root = repository.root
-    let mainRoot =
-      repository.commonDirectory == repository.gitDirectory
-      ? root : (Repository.discover(from: repository.commonDirectory) ?? root)
+    let mainRoot = repository.mainRoot
     if RegistrationCheck.holdsJournal(root: mainRoot, journal: configuration.journalDirectory, also: root) {
       return false
     }
