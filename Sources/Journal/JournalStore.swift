@@ -10,6 +10,8 @@ public struct JournalStore: Sendable {
   let lockPath: String
   let records: DayRecordStore
   let sentences: SharedSentences
+  /// One listing of the folder's possible sync conflict copies for every page this process writes.
+  let conflictCandidates: ConflictCandidates
 
   /// `host` names this machine's folder of day records (see `DayRecordStore`); `recordsFolder` is the folder of
   /// the machines' folders: the journal's `.gitjournal` unless given (the state folder, with
@@ -19,6 +21,7 @@ public struct JournalStore: Sendable {
     self.lockPath = lockPath
     records = DayRecordStore(root: recordsFolder ?? directory + "/.gitjournal", host: host)
     sentences = SharedSentences(root: records.root, host: host)
+    conflictCandidates = ConflictCandidates(directory: directory)
   }
 
   /// This machine's name in the records.

@@ -52,20 +52,20 @@ public struct LockedJournalStore: Sendable {
       if isEmpty && existing == nil { return .nothingToWrite }
       try makeFolders(store.directory)
       // A sync tool's copies of this file: their text goes into the file, then they are kept aside.
-      let copies = conflicts.copies(of: pageName)
+      let copies = store.conflictCandidates.copies(of: pageName)
       let text = existing.map { JournalText(bytes: $0.bytes) }
       let merged = JournalMerger.merge(
         page: page, into: conflicts.merging(copies, into: text?.text), pageName: pageName)
       let bytes = text?.bytes(of: merged) ?? Array(merged.utf8)
       if let existing, bytes == existing.bytes {
-        conflicts.keep(copies)
+        keep(copies, with: conflicts)
         return .unchanged
       }
       let replaced = try AtomicFile.write(
         bytes: bytes, to: file, durable: durability == .immediate || existing != nil, holdingLock: true,
         lockHolder: lockHolder, unlessChangedFrom: .some(existing?.stamp))
       if replaced {
-        conflicts.keep(copies)
+        keep(copies, with: conflicts)
         return existing == nil ? .created : .updated
       }
     }
@@ -149,5 +149,13 @@ public struct LockedJournalStore: Sendable {
   /// The day's file as it is on disk, or nil.
   public func read(_ day: Day) throws(SystemError) -> String? {
     try store.read(day)
+  }
+}
+
+extension LockedJournalStore {
+  /// Moves merged copies aside, and out of this process's listing.
+  fileprivate func keep(_ copies: [String], with conflicts: SyncConflicts) {
+    conflicts.keep(copies)
+    store.conflictCandidates.remove(copies)
   }
 }

@@ -25,11 +25,6 @@ struct SyncConflicts: Sendable {
     return false
   }
 
-  /// The names of the copies of the page `pageName` in the journal folder, sorted.
-  func copies(of pageName: String) -> [String] {
-    FolderListing.names(in: journalDirectory, withPrefix: pageName).filter { Self.isCopy($0, of: pageName) }.sorted()
-  }
-
   /// Every copy of a page waiting in the journal folder (`doctor`), with the page's name, sorted.
   func allCopies() -> [(name: String, page: String)] {
     let names = (try? FileManager.default.contentsOfDirectory(atPath: journalDirectory)) ?? []

@@ -1,0 +1,44 @@
+import Facts
+import Foundation
+import Support
+
+/// The names in the journal folder that could be a sync tool's copy of a page, listed once per process and then
+/// asked for each page written: the folder holds a file per day, and listing it for every page made a rebuild
+/// read it once per day. A copy that a sync tool makes while this process runs waits for the next one.
+final class ConflictCandidates: @unchecked Sendable {
+  private let directory: String
+  // Guards `names`: the journal's writers may run on several threads of one process.
+  private let lock = NSLock()
+  private var names: [String]?
+
+  init(directory: String) {
+    self.directory = directory
+  }
+
+  /// The copies of the page `pageName`, sorted.
+  func copies(of pageName: String) -> [String] {
+    lock.withLock {
+      if names == nil {
+        // Pages are named from their year: a copy begins with a digit too, the folder's other files need not.
+        names = FolderListing.names(in: directory, withPrefix: "").filter { Self.isCandidate($0) }
+      }
+      return names!.filter { SyncConflicts.isCopy($0, of: pageName) }.sorted()
+    }
+  }
+
+  /// Forgets copies that were moved aside.
+  func remove(_ moved: [String]) {
+    lock.withLock { names?.removeAll { moved.contains($0) } }
+  }
+
+  /// Whether `name` may be a copy: a Markdown file whose name is longer than a page's own (`YYYY-MM-DD.md`,
+  /// `YYYY-Www.md`, `YYYY-MM.md`) and that is not one of those.
+  private static func isCandidate(_ name: String) -> Bool {
+    guard name.hasSuffix(".md"), name.first?.isNumber == true else { return false }
+    let stem = name.dropLast(3)
+    let isPage =
+      (stem.count == 10 && Day(iso: String(stem)) != nil) || (stem.count == 8 && stem.dropFirst(4).hasPrefix("-W"))
+      || (stem.count == 7 && stem.dropFirst(4).hasPrefix("-") && stem.allSatisfy { $0.isNumber || $0 == "-" })
+    return !isPage
+  }
+}
