@@ -53,7 +53,8 @@ for sha, c in kept.values():
     days[day][2] += c["del"]
 
 mismatches = 0
-files = {name[:-3] for name in os.listdir(journal) if name.endswith(".md")}
+# Day files only: the week (YYYY-Www.md) and month (YYYY-MM.md) pages sum the days compared here.
+files = {name[:-3] for name in os.listdir(journal) if re.fullmatch(r"\d{4}-\d{2}-\d{2}\.md", name)}
 for day in sorted(set(days) | files):
     expected = days.get(day, [0, 0, 0])
     actual = [0, 0, 0]
