@@ -25,6 +25,14 @@ public struct Month: Hashable, Comparable, Sendable, CustomStringConvertible {
     return weeks
   }
 
+  /// `December`.
+  public var name: String {
+    [
+      "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November",
+      "December",
+    ][month - 1]
+  }
+
   /// `2026-12`.
   public var description: String { String(first.description.prefix(7)) }
 

@@ -50,13 +50,9 @@ extension JournalPage {
       let name = linkingWeeks ? "[[\(busiest.week)]]" : busiest.week.description
       lines += ["", "Busiest week: \(name), \(Self.commits(busiest.commits))"]
     }
-    let names = [
-      "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November",
-      "December",
-    ]
     self.init(
       frontMatter: [("month", month.description)] + Self.totals(facts),
-      title: "# \(names[month.month - 1]) \(month.year)",
+      title: "# \(month.name) \(month.year)",
       blockBody: Self.body(lines.joined(separator: "\n"), links: links))
   }
 

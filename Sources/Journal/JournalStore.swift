@@ -139,17 +139,32 @@ public struct JournalStore: Sendable {
 
   /// The sentence some machine wrote for facts of `day` with this signature, if any (see `SharedSentences`).
   public func sharedSentence(of day: Day, signature: String) -> String? {
-    sentences.sentence(of: day, signature: signature)
+    sentences.sentence(of: day.description, signature: signature)
   }
 
   /// Whether any machine shared a sentence for `day`: until one did, no signature need be computed.
   public func hasSharedSentences(of day: Day) -> Bool {
-    sentences.hasAny(of: day)
+    sentences.hasAny(of: day.description)
   }
 
   /// Shares a sentence for the facts of `day` with this signature, unless this machine already did.
   public func share(sentence: String, of day: Day, signature: String) {
-    sentences.share(sentence, of: day, signature: signature)
+    sentences.share(sentence, of: day.description, signature: signature)
+  }
+
+  /// `sharedSentence(of:signature:)` for a week's or a month's page.
+  public func sharedSentence(of period: PeriodFacts.Period, signature: String) -> String? {
+    sentences.sentence(of: period.description, signature: signature)
+  }
+
+  /// `hasSharedSentences(of:)` for a week's or a month's page.
+  public func hasSharedSentences(of period: PeriodFacts.Period) -> Bool {
+    sentences.hasAny(of: period.description)
+  }
+
+  /// `share(sentence:of:signature:)` for a week's or a month's page.
+  public func share(sentence: String, of period: PeriodFacts.Period, signature: String) {
+    sentences.share(sentence, of: period.description, signature: signature)
   }
 
   /// The day's file as it is on disk, or nil.

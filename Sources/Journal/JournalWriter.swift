@@ -38,10 +38,23 @@ public struct JournalWriter: Sendable {
     public let facts: DayFacts
     public let sentence: String?
     public let outcome: JournalStore.Outcome
+    /// The week and month pages written with it, because its facts changed.
+    public var periods: [WrittenPeriod] = []
+  }
+
+  /// A week's or a month's page as it was written.
+  public struct WrittenPeriod: Sendable {
+    /// The period's facts as the page shows them, from every machine's records of its days.
+    public let facts: PeriodFacts
+    public let sentence: String?
+    public let outcome: JournalStore.Outcome
   }
 
   /// The sentence to show for a day's facts (every machine's), if there is one.
   public typealias Sentence = (DayFacts) -> String?
+
+  /// The sentence to show for a week's or a month's facts, if there is one.
+  public typealias PeriodSentence = (PeriodFacts) -> String?
 
   /// Writes one day, taking the journal lock for it (`FileLock.Busy` after `JournalStore.lockTimeout`).
   @discardableResult
@@ -57,11 +70,11 @@ public struct JournalWriter: Sendable {
   /// read.
   /// `daysWithFiles`: the days that have (or are about to get) a file, sorted, when the caller knows them (a
   /// rebuild); else the day's links are those its file has, and the folder is listed only for a new file.
-  /// `refreshingPeriods`: the day's week and month pages are refreshed when its facts changed; a rebuild writes
-  /// them once at the end instead (`writePeriods`).
+  /// `refreshingPeriods`: the day's week and month pages are refreshed when its facts changed, with
+  /// `periodSentence`; a rebuild writes them once at the end instead (`writePeriods`).
   @discardableResult
   public func write(
-    _ facts: DayFacts, sentence: Sentence, in locked: LockedJournalStore,
+    _ facts: DayFacts, sentence: Sentence, periodSentence: PeriodSentence = { _ in nil }, in locked: LockedJournalStore,
     durability: JournalStore.Durability = .immediate, recorded: DayFacts?? = nil, daysWithFiles: [Day]? = nil,
     refreshingPeriods: Bool = true
   ) throws(SystemError) -> WrittenDay {
@@ -87,7 +100,7 @@ public struct JournalWriter: Sendable {
         links = dayLinks(of: day, among: days)
       }
     }
-    let written = try render(day, sentence: sentence, links: links, in: locked, durability: durability) {
+    var written = try render(day, sentence: sentence, links: links, in: locked, durability: durability) {
       store.recordedFacts(of: day, own: facts)
     }
     guard written.outcome != .nothingToWrite else { return written }
@@ -96,7 +109,8 @@ public struct JournalWriter: Sendable {
       try relink(day, links: links, in: locked)
     }
     if wantsPeriods && (written.outcome == .created || previous != written.facts) {
-      try writePeriods(containing: [day], replacing: written.facts, in: locked)
+      written.periods = try writePeriods(
+        containing: [day], replacing: written.facts, sentence: periodSentence, in: locked)
     }
     return written
   }
@@ -129,11 +143,13 @@ public struct JournalWriter: Sendable {
   }
 
   /// Writes the week and month pages of `days` from the recorded facts of their days (`replacing`: facts of one
-  /// day to use instead of its record). A period with no day file gets no page; one whose page exists is updated.
+  /// day to use instead of its record), each with the sentence `sentence` gives for its facts. A period with no day
+  /// file gets no page; one whose page exists is updated.
+  @discardableResult
   public func writePeriods(
-    containing days: [Day], replacing current: DayFacts? = nil, in locked: LockedJournalStore,
-    durability: JournalStore.Durability = .immediate
-  ) throws(SystemError) {
+    containing days: [Day], replacing current: DayFacts? = nil, sentence: PeriodSentence = { _ in nil },
+    in locked: LockedJournalStore, durability: JournalStore.Durability = .immediate
+  ) throws(SystemError) -> [WrittenPeriod] {
     // A week and its month share most days: each record is read once.
     var read: [Day: DayFacts?] = [:]
     func facts(_ day: Day) -> DayFacts? {
@@ -143,31 +159,51 @@ public struct JournalWriter: Sendable {
       read[day] = .some(recorded)
       return recorded
     }
-    if pages.weekly {
-      for week in Set(days.map { Week(containing: $0, starting: pages.weekStart) }).sorted() {
-        let range = RangeFacts(first: week.start, last: week.last, days: week.days.compactMap(facts))
-        let month = Month(containing: week.start.adding(days: 3))
-        let links = PageLinks(
-          previous: week.previous.description, up: pages.monthly ? month.description : nil,
-          next: week.next.description)
-        let page = JournalPage(week: week, facts: range, narrative: nil, calendar: calendar, links: links)
-        try locked.write(
-          page, at: store.path(ofPage: week.description), pageName: week.description, isEmpty: range.isEmpty,
-          durability: durability)
-      }
+    var written: [WrittenPeriod] = []
+    for period in Set(days.flatMap(periods(containing:))).sorted() {
+      let periodFacts = PeriodFacts(period: period, days: period.first.through(period.last).compactMap(facts))
+      written.append(try writePeriod(periodFacts, sentence: sentence, in: locked, durability: durability))
     }
-    if pages.monthly {
-      for month in Set(days.map { Month(containing: $0) }).sorted() {
-        let range = RangeFacts(first: month.first, last: month.last, days: month.days.compactMap(facts))
-        let links = PageLinks(previous: month.previous.description, up: nil, next: month.next.description)
-        let page = JournalPage(
-          month: month, facts: range, weekStart: pages.weekStart, narrative: nil, linkingWeeks: pages.weekly,
-          links: links)
-        try locked.write(
-          page, at: store.path(ofPage: month.description), pageName: month.description, isEmpty: range.isEmpty,
-          durability: durability)
-      }
+    return written
+  }
+
+  /// The week and month pages that hold `day`, those that are on.
+  public func periods(containing day: Day) -> [PeriodFacts.Period] {
+    var periods: [PeriodFacts.Period] = []
+    if pages.weekly { periods.append(.week(Week(containing: day, starting: pages.weekStart))) }
+    if pages.monthly { periods.append(.month(Month(containing: day))) }
+    return periods
+  }
+
+  /// A period's facts as its page would show them now: every machine's records of its days.
+  public func periodFacts(of period: PeriodFacts.Period, in locked: LockedJournalStore) -> PeriodFacts {
+    PeriodFacts(period: period, days: period.first.through(period.last).compactMap(locked.recordedFacts(of:)))
+  }
+
+  /// Writes one week's or month's page from `facts`, with the sentence `sentence` gives for them.
+  @discardableResult
+  public func writePeriod(
+    _ facts: PeriodFacts, sentence: PeriodSentence, in locked: LockedJournalStore,
+    durability: JournalStore.Durability = .immediate
+  ) throws(SystemError) -> WrittenPeriod {
+    let shown = facts.isEmpty ? nil : sentence(facts)
+    let page: JournalPage
+    switch facts.period {
+    case .week(let week):
+      let month = Month(containing: week.start.adding(days: 3))
+      let links = PageLinks(
+        previous: week.previous.description, up: pages.monthly ? month.description : nil,
+        next: week.next.description)
+      page = JournalPage(week: week, facts: facts.facts, narrative: shown, calendar: calendar, links: links)
+    case .month(let month):
+      let links = PageLinks(previous: month.previous.description, up: nil, next: month.next.description)
+      page = JournalPage(
+        month: month, facts: facts.facts, weekStart: pages.weekStart, narrative: shown, linkingWeeks: pages.weekly,
+        links: links)
     }
+    let outcome = try locked.write(
+      page, at: store.path(ofPage: facts.name), pageName: facts.name, isEmpty: facts.isEmpty, durability: durability)
+    return WrittenPeriod(facts: facts, sentence: shown, outcome: outcome)
   }
 
   /// Points the previous and next day's links at `day`, whose file was just made.

@@ -24,6 +24,8 @@ struct Grounding: Sendable {
     /// The words of its name, as the sentence's tokens would be.
     let words: [String]
     let count: Int
+    /// The days with its commits (a week's or a month's; 1 for a day).
+    let days: Int
     /// Stems of its shown subjects.
     let stems: Set<String>
   }
@@ -32,21 +34,38 @@ struct Grounding: Sendable {
   let commitCount: Int
   let projectCount: Int
   let privateProjectCount: Int
+  /// A period's numbers of days a sentence may state before "days": the days with commits and the days of the
+  /// period. Nil for a day, whose sentence has no such numbers.
+  let dayCounts: Set<Int>?
 
   init(facts: DayFacts) {
+    self.init(
+      projects: facts.projects.map { project in
+        (
+          project.name, project.isPrivate, project.commitCount, 1,
+          project.isPrivate ? [] : project.commits.prefix(Prompt.maximumSubjects).map(\.subject)
+        )
+      }, framing: "", commitCount: facts.commitCount, dayCounts: nil)
+  }
+
+  /// `projects`: each with its counts and the subjects the prompt showed; `framing`: the prompt's other words, which
+  /// a sentence may use too (a period's "week" or busiest day).
+  init(
+    projects shown: [(name: String, isPrivate: Bool, count: Int, days: Int, subjects: [String])], framing: String,
+    commitCount: Int, dayCounts: Set<Int>?
+  ) {
     var texts: [String] = ["commit project"]
     var projects: [Project] = []
-    for project in facts.projects {
+    for project in shown {
       texts.append(project.name)
-      let shown = project.isPrivate ? [] : project.commits.prefix(Prompt.maximumSubjects).map(\.subject)
-      let own = shown.flatMap { Self.tokens(in: $0).compactMap(\.word).map(Self.stem) }
+      let own = project.subjects.flatMap { Self.tokens(in: $0).compactMap(\.word).map(Self.stem) }
       projects.append(
         Project(
-          name: project.name, words: Self.tokens(in: project.name).compactMap(\.word), count: project.commitCount,
-          stems: Set(own)))
-      texts += project.isPrivate ? ["a private project"] : shown
+          name: project.name, words: Self.tokens(in: project.name).compactMap(\.word), count: project.count,
+          days: project.days, stems: Set(own)))
+      texts += project.isPrivate ? ["a private project"] : project.subjects
     }
-    var stems: Set<String> = []
+    var stems = Set(Self.tokens(in: framing).compactMap(\.word).map(Self.stem))
     var numberContexts: [String: [Set<String>]] = [:]
     for text in texts {
       let tokens = Self.tokens(in: text)
@@ -64,13 +83,18 @@ struct Grounding: Sendable {
     self.stems = stems
     self.numberContexts = numberContexts
     self.projects = projects
-    commitCount = facts.commitCount
-    projectCount = facts.projectCount
-    privateProjectCount = facts.projects.filter(\.isPrivate).count
+    self.commitCount = commitCount
+    projectCount = shown.count
+    privateProjectCount = shown.filter(\.isPrivate).count
+    self.dayCounts = dayCounts
   }
 
-  /// The day's counts of commits and of projects (all, private, public): numbers a sentence may state.
-  var counts: Set<Int> { [commitCount, projectCount, privateProjectCount, projectCount - privateProjectCount] }
+  /// The counts of commits and of projects (all, private, public), and a period's of days: numbers a sentence may
+  /// state.
+  var counts: Set<Int> {
+    Set([commitCount, projectCount, privateProjectCount, projectCount - privateProjectCount] + projects.map(\.count))
+      .union(dayCounts ?? []).union(dayCounts == nil ? [] : projects.map(\.days))
+  }
 
   /// Why `sentence` says more than the facts, or nil when it does not.
   func problem(in sentence: String) -> String? {
@@ -154,10 +178,20 @@ struct Grounding: Sendable {
         if [projectCount, privateProjectCount, projectCount - privateProjectCount].contains(value) { return nil }
         return "states \(number) projects, which is not how many there were"
       }
+      // "on 4 days", "4 of 7 days", "site on 1 day".
+      if let dayCounts, Self.countsDays(at: index, in: tokens) {
+        if dayCounts.contains(value) || namedProjectValues(around: index, in: tokens, \.days).contains(value) {
+          return nil
+        }
+        return "states \(number) days, which is neither how many had commits nor how many there were"
+      }
       // "3 commits", "committed 3 times", "3 commits to app and one to site".
       if tokens.contains(where: { $0.word.map(Self.stem) == "commit" }) {
-        if value == commitCount || namedProjectCounts(around: index, in: tokens).contains(value) { return nil }
-        return "states \(number) commits, which is neither the day's count nor that of the project it names"
+        if value == commitCount || namedProjectValues(around: index, in: tokens, \.count).contains(value) {
+          return nil
+        }
+        return "states \(number) commits, which is neither the \(dayCounts == nil ? "day" : "period")'s count nor "
+          + "that of the project it names"
       }
     }
     return "states the number \(number) in another role than it has in the facts (\(role(of: number, value)))"
@@ -168,20 +202,38 @@ struct Grounding: Sendable {
     if let value, value == commitCount || projects.contains(where: { $0.count == value }) {
       return "there it is a commit count"
     }
+    if let value, let dayCounts, dayCounts.contains(value) || projects.contains(where: { $0.days == value }) {
+      return "there it is a count of days"
+    }
     return "there it is a count of projects"
   }
 
-  /// The commit counts of the projects named nearest before and nearest after `index` in the sentence: "3 times
-  /// to thesis", "billing, 2 commits", "3 commits to notes-app and one to site".
-  private func namedProjectCounts(around index: Int, in tokens: [Token]) -> Set<Int> {
+  /// Whether the number at `index` counts days: "4 days", "four days", "4 of 7 days".
+  private static func countsDays(at index: Int, in tokens: [Token]) -> Bool {
+    func isDay(_ position: Int) -> Bool {
+      position < tokens.count && tokens[position].word.map(stem) == "day"
+    }
+    if isDay(index + 1) { return true }
+    guard index + 3 < tokens.count, tokens[index + 1].word == "of" else { return false }
+    let isNumber: Bool
+    switch tokens[index + 2] {
+    case .number: isNumber = true
+    case .word(let word): isNumber = numberWords[word] != nil
+    }
+    return isNumber && isDay(index + 3)
+  }
+
+  /// A value (commits, days) of the projects named nearest before and nearest after `index` in the sentence: "3
+  /// times to thesis", "billing, 2 commits", "3 commits to notes-app and one to site".
+  private func namedProjectValues(around index: Int, in tokens: [Token], _ value: (Project) -> Int) -> Set<Int> {
     var before: (position: Int, count: Int)?
     var after: (position: Int, count: Int)?
     for project in projects where !project.words.isEmpty {
       let named = project.words.map(Optional.some)
       for start in tokens.indices where start + named.count <= tokens.count {
         guard tokens[start..<(start + named.count)].map(\.word) == named else { continue }
-        if start < index, start > before?.position ?? -1 { before = (start, project.count) }
-        if start > index, start < after?.position ?? Int.max { after = (start, project.count) }
+        if start < index, start > before?.position ?? -1 { before = (start, value(project)) }
+        if start > index, start < after?.position ?? Int.max { after = (start, value(project)) }
       }
     }
     return Set([before?.count, after?.count].compactMap { $0 })

@@ -70,6 +70,11 @@ public actor Narrator {
     facts.isEmpty ? nil : cache.sentence(signature: facts.signature(calendar: calendar))
   }
 
+  /// The cached sentence for a week's or a month's facts, without any request.
+  public nonisolated func cachedSentence(for period: PeriodFacts, calendar: JournalCalendar) -> String? {
+    period.isEmpty ? nil : cache.sentence(signature: period.signature(calendar: calendar), page: .period)
+  }
+
   /// True while a failure's pause is in force.
   public nonisolated func isBackingOff() -> Bool { backoff.current(now: now()) != nil }
 
@@ -92,15 +97,50 @@ public actor Narrator {
   /// rejects is asked for once more, with the reason, within the same deadline; when that one is rejected too the
   /// day keeps its factual line, and these facts are not asked about again (SentenceCache's rejections).
   public func sentence(for facts: DayFacts, calendar: JournalCalendar) async -> String? {
-    lastProblem = nil
     guard !facts.isEmpty else {
       lastProblem = "no commits, so no sentence"
       return nil
     }
-    let signature = facts.signature(calendar: calendar)
-    if let cached = cache.sentence(signature: signature) { return cached }
-    if let rejection = cache.rejection(signature: signature) {
-      explain("\(facts.day): no request, the answers for these facts were rejected before (\(rejection))")
+    return await sentence(
+      for: Request(
+        name: facts.day.description, page: .day, signature: facts.signature(calendar: calendar),
+        prompt: { Prompt(facts: facts) },
+        grounding: { Grounding(facts: facts) }))
+  }
+
+  /// The sentence for a week's or a month's facts, as `sentence(for:calendar:)` gets a day's: its own prompt of the
+  /// period's numbers, the same guard, its own cache keys.
+  public func sentence(for period: PeriodFacts, calendar: JournalCalendar) async -> String? {
+    guard !period.isEmpty else {
+      lastProblem = "no commits, so no sentence"
+      return nil
+    }
+    return await sentence(
+      for: Request(
+        name: period.name, page: .period, signature: period.signature(calendar: calendar),
+        prompt: { Prompt(period: period) }, grounding: { Grounding(period: period) }))
+  }
+
+  /// What one sentence is asked for: the page's name (for the log), its facts' signature, and the prompt and guard
+  /// made from those facts, built only when the model is asked.
+  private struct Request {
+    let name: String
+    let page: SentenceCache.Page
+    let signature: String
+    let prompt: () -> Prompt
+    let grounding: () -> Grounding
+
+    /// What is left on the page without a sentence.
+    var keeps: String { page == .day ? "the day keeps its factual line" : "the page keeps its factual line" }
+  }
+
+  private func sentence(for request: Request) async -> String? {
+    lastProblem = nil
+    let signature = request.signature
+    let name = request.name
+    if let cached = cache.sentence(signature: signature, page: request.page) { return cached }
+    if let rejection = cache.rejection(signature: signature, page: request.page) {
+      explain("\(name): no request, the answers for these facts were rejected before (\(rejection))")
       return nil
     }
     if let pause = backoff.current(now: now()) {
@@ -115,8 +155,8 @@ public actor Narrator {
     }
     guard await isServerUp() else { return nil }
 
-    let prompt = Prompt(facts: facts)
-    let grounding = Grounding(facts: facts)
+    let prompt = request.prompt()
+    let grounding = request.grounding()
     let clock = ContinuousClock()
     let start = clock.now
     var asked = prompt
@@ -125,7 +165,7 @@ public actor Narrator {
       let elapsed = start.duration(to: clock.now).components
       let remaining = deadline - Double(elapsed.seconds) - Double(elapsed.attoseconds) / 1e18
       if attempt > 1 && remaining < Self.shortestTry {
-        explain("\(facts.day): no time left for another try within narrative.timeout; the day keeps its factual line")
+        explain("\(name): no time left for another try within narrative.timeout; \(request.keeps)")
         return nil
       }
       let raw: String
@@ -146,27 +186,27 @@ public actor Narrator {
           // The second try had only what the first left: no sign of a broken server, so no pause, and nothing
           // remembered (the next run asks again).
           backoff.endRequest()
-          explain("\(facts.day): no second answer within narrative.timeout; the day keeps its factual line")
+          explain("\(name): no second answer within narrative.timeout; \(request.keeps)")
           return nil
         }
         if case NarrativeError.unreachable = error {
-          fail("\(facts.day): \(error)", answered: false)
+          fail("\(name): \(error)", answered: false)
         } else {
-          fail("\(facts.day): \(error)", answered: true)
+          fail("\(name): \(error)", answered: true)
         }
         return nil
       }
-      switch SentenceGuard.check(raw, prompt: prompt.user, grounding: grounding) {
+      switch SentenceGuard.check(raw, prompt: prompt.user, question: prompt.asked, grounding: grounding) {
       case .accepted(let sentence):
-        try? cache.store(sentence, signature: signature)
+        try? cache.store(sentence, signature: signature, page: request.page)
         return sentence
       case .rejected(let reason):
         reasons.append(reason)
-        log("\(facts.day): sentence rejected, \(reason): \(raw.prefix(200).replacingOccurrences(of: "\n", with: " "))")
+        log("\(name): sentence rejected, \(reason): \(raw.prefix(200).replacingOccurrences(of: "\n", with: " "))")
         asked = prompt.retrying(after: reason)
       }
     }
-    try? cache.storeRejection(reasons.joined(separator: "; "), signature: signature)
+    try? cache.storeRejection(reasons.joined(separator: "; "), signature: signature, page: request.page)
     lastProblem = "the model's answers were rejected: \(reasons.joined(separator: "; "))"
     return nil
   }

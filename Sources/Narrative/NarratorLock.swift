@@ -65,6 +65,12 @@ package final class NarratorLock {
     return Set(days).sorted()
   }
 
+  /// Whether days were recorded since the last `takeRequests`: a commit came while this narrator worked.
+  package var hasRequests: Bool {
+    var info = stat()
+    return stat(pendingPath, &info) == 0 && info.st_size > 0
+  }
+
   /// Lets go of the lock. True when days were recorded meanwhile and the lock could be taken back: narrate
   /// them (`takeRequests`) and call this again. False when there is nothing left, or another narrator took over.
   package func releaseUnlessRequested() -> Bool {

@@ -33,6 +33,8 @@ public struct Prompt: Sendable, Equatable {
   public let user: String
   /// The user message's facts and example, without the question.
   let facts: String
+  /// The user message's last line: `question`, or a period's (`Prompt(period:)`).
+  let asked: String
 
   /// Dates and times are left out of the prompt (since version 2), so the facts alone make it.
   public init(facts: DayFacts) {
@@ -51,7 +53,8 @@ public struct Prompt: Sendable, Equatable {
       sentences.append("\(lead) \(Self.times(project)) to \(project.name), a private project.")
     }
     self.facts = sentences.joined(separator: " ") + "\n\nFor example: \"" + Self.example(for: facts) + "\""
-    user = self.facts + "\n\n" + Self.question
+    asked = Self.question
+    user = self.facts + "\n\n" + asked
   }
 
   /// A sentence made of the facts' words only: "I worked on notes-app (fix the sync crash, add export) and site
@@ -92,18 +95,22 @@ public struct Prompt: Sendable, Equatable {
     }
   }
 
-  private init(system: String, user: String, facts: String) {
+  init(system: String, facts: String, question: String) {
+    self.init(system: system, user: facts + "\n\n" + question, facts: facts, asked: question)
+  }
+
+  private init(system: String, user: String, facts: String, asked: String) {
     self.system = system
     self.user = user
     self.facts = facts
+    self.asked = asked
   }
 
   /// The question asked again after the guard rejected an answer for `reason`.
   func retrying(after reason: String) -> Prompt {
     Prompt(
       system: system,
-      user: facts + "\n\nMy last answer was rejected: it \(reason). Use only words from these facts.\n\n"
-        + Self.question,
-      facts: facts)
+      user: facts + "\n\nMy last answer was rejected: it \(reason). Use only words from these facts.\n\n" + asked,
+      facts: facts, asked: asked)
   }
 }

@@ -26,9 +26,11 @@ enum SentenceGuard {
     case rejected(String)
   }
 
-  /// `prompt` is the user message the model was first given (its echoes and numbers), `grounding` the facts
-  /// behind it.
-  static func check(_ raw: String, prompt: String, grounding: Grounding) -> Verdict {
+  /// `prompt` is the user message the model was first given (its echoes and numbers), `question` its last line,
+  /// `grounding` the facts behind it.
+  static func check(
+    _ raw: String, prompt: String, question: String = Prompt.question, grounding: Grounding
+  ) -> Verdict {
     let normalized = stripThinking(raw).replacingOccurrences(of: "’", with: "'")
     var lines = normalized.split(whereSeparator: \.isNewline).map { stripDecoration(String($0)) }.filter { !$0.isEmpty }
     // "Here is the sentence:" on a line of its own, then the sentence.
@@ -39,7 +41,7 @@ enum SentenceGuard {
     if lines.count > 1, let last = line.last, !".!?".contains(last) {
       return .rejected("several lines, not one sentence")
     }
-    line = stripLeadIn(line)
+    line = stripLeadIn(line, question: question)
     guard !line.isEmpty else { return .rejected("echoes the prompt (its question, and nothing else)") }
     let text = balancingQuotes(firstSentence(line))
     guard !text.isEmpty, text != "." else { return .rejected("empty answer") }
@@ -57,7 +59,7 @@ enum SentenceGuard {
     guard text.contains(where: \.isLetter) else { return .rejected("no words") }
     if let markup = markup(in: text) { return .rejected(markup) }
     // The question's "one sentence" is no fact: without it, "Lens-1" is an invented number.
-    let facts = prompt.replacingOccurrences(of: Prompt.question, with: "")
+    let facts = prompt.replacingOccurrences(of: question, with: "")
     // The factual line's counts are facts too, though the prompt leaves them out.
     let allowed = numbers(in: facts).union(grounding.counts)
     for number in numbers(in: text) where !allowed.contains(number) {
@@ -132,15 +134,15 @@ enum SentenceGuard {
 
   /// Drops labels ("Sentence: …", "A: …"), the question read back ("In one sentence, what did I work on today: …")
   /// and "In one sentence, …", keeping what follows.
-  static func stripLeadIn(_ line: String) -> String {
+  static func stripLeadIn(_ line: String, question: String = Prompt.question) -> String {
     var text = line
-    while let rest = leadInRemainder(text) { text = stripDecoration(rest) }
+    while let rest = leadInRemainder(text, question: question) { text = stripDecoration(rest) }
     return text.prefix(1).uppercased() + text.dropFirst()
   }
 
-  private static func leadInRemainder(_ text: String) -> String? {
+  private static func leadInRemainder(_ text: String, question asked: String) -> String? {
     let lowered = text.lowercased()
-    let question = Prompt.question.dropLast().lowercased()
+    let question = asked.dropLast().lowercased()
     if lowered.hasPrefix(question), let next = lowered.dropFirst(question.count).first, ":?-".contains(next) {
       return String(text.dropFirst(question.count + 1))
     }

@@ -32,7 +32,12 @@ struct NarrateCommand: Command {
 
   /// The narrator's log line without the day it starts with, which `narrate` puts first itself.
   static func withoutDay(_ line: String, _ day: Day) -> String {
-    line.hasPrefix("\(day): ") ? String(line.dropFirst("\(day): ".count)) : line
+    withoutName(line, day.description)
+  }
+
+  /// The narrator's log line without the page name it starts with (`2026-11-30`, `2026-W49`).
+  static func withoutName(_ line: String, _ name: String) -> String {
+    line.hasPrefix("\(name): ") ? String(line.dropFirst("\(name): ".count)) : line
   }
 
   init(_ arguments: ParsedArguments) throws(UsageError) {
@@ -68,9 +73,13 @@ struct NarrateCommand: Command {
 
     let journaling = Journaling(configuration: configuration, environment: environment)
     var passes = 0
+    // The days whose weeks and months are still to narrate.
+    var periodDays: Set<Day> = []
     repeat {
       passes += 1
-      for day in lock.takeRequests().reversed() {
+      let requested = lock.takeRequests()
+      periodDays.formUnion(requested)
+      for day in requested.reversed() {
         // A failure's pause ends the narrator: the days left get their sentence with a later commit.
         if narrator.isBackingOff() { break }
         for _ in 0..<Self.maximumRounds {
@@ -90,7 +99,37 @@ struct NarrateCommand: Command {
           try? await Task.sleep(for: .milliseconds(Int(exactly: (wait * 1000).rounded()) ?? 0))
         }
       }
+      // After the days, their weeks and months; not while commits keep arriving, which would change their facts
+      // again: the next pass asks once, for the newest.
+      if !lock.hasRequests || passes == Self.maximumRounds {
+        try await narratePeriods(of: Array(periodDays), narrator: narrator, journaling: journaling, context: context)
+        periodDays = []
+      }
     } while passes < Self.maximumRounds && lock.releaseUnlessRequested()
     return ExitStatus.success
+  }
+
+  /// One sentence at most for each week and month page of `days` whose facts have none: the model is asked only
+  /// when no machine shared one and the cache has none; the sentence goes only onto the page of the facts it was
+  /// written for.
+  private func narratePeriods(
+    of days: [Day], narrator: Narrator, journaling: Journaling, context: CommandContext
+  ) async throws {
+    let calendar = journaling.configuration.calendar
+    for period in journaling.periods(of: days) {
+      if narrator.isBackingOff() { return }
+      let facts = try await journaling.recorded(period)
+      guard !facts.isEmpty else { continue }
+      if let known = journaling.sentence(for: facts) {
+        // The page may show it already (the hook found it); attaching an unchanged page writes nothing.
+        _ = try await journaling.attach(known, to: facts)
+        continue
+      }
+      if let sentence = await narrator.sentence(for: facts, calendar: calendar) {
+        _ = try await journaling.attach(sentence, to: facts)
+      } else if let problem = await narrator.lastProblem {
+        context.standardError.line("\(period): no sentence: \(Self.withoutName(problem, period.description))")
+      }
+    }
   }
 }

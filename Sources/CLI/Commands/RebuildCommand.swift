@@ -80,7 +80,7 @@ struct RebuildCommand: Command {
       context.standardError.line("No commits on \(days.count == 1 ? "that day" : "those days"); no file written.")
     }
     if !noNarrative && !Interruption.isRequested {
-      await addSentences(to: report.written, journaling: journaling, context: context)
+      await addSentences(to: report, journaling: journaling, context: context)
     }
     if Interruption.isRequested {
       context.standardError.line("Interrupted: every file written so far is complete; run the same rebuild to finish.")
@@ -89,46 +89,93 @@ struct RebuildCommand: Command {
     return report.skipped.isEmpty ? ExitStatus.success : ExitStatus.partial
   }
 
-  /// The sentence phase: newest day first, each file rewritten as its sentence arrives. Facts are all
+  /// The sentence phase: newest day first, each file rewritten as its sentence arrives, then the weeks' and the
+  /// months' pages the same way, from the records just written (no repository is read again). Facts are all
   /// written before, so stopping here (Ctrl-C, a dead server) leaves every file complete.
   private func addSentences(
-    to written: [JournalWriter.WrittenDay], journaling: Journaling, context: CommandContext
+    to report: Journaling.Report, journaling: Journaling, context: CommandContext
   ) async {
     let environment = context.environment
     let log = LogFile.narrative(stateDirectory: environment.stateDirectory)
     let logLine: @Sendable (String) -> Void = { line in log.append([line], now: environment.now()) }
-    let missing = written.filter { !$0.facts.isEmpty && $0.sentence == nil }.map(\.facts).reversed()
-    guard !missing.isEmpty,
+    let missing = report.written.filter { !$0.facts.isEmpty && $0.sentence == nil }.map(\.facts).reversed()
+    let periods = report.periods.filter { !$0.facts.isEmpty && $0.sentence == nil }.map(\.facts)
+    // The weeks newest first, then the months.
+    let missingPeriods = journaling.periods(of: periods.map(\.period.first)).compactMap { period in
+      periods.first { $0.period == period }
+    }
+    guard !missing.isEmpty || !missingPeriods.isEmpty,
       let narrator = Narrator.make(settings: journaling.configuration.narrative, environment: environment, log: logLine)
     else { return }
     if narrator.isBackingOff() {
       context.standardError.line("The model server failed recently; sentences are skipped for now (see \(log.path)).")
       return
     }
+    let calendar = journaling.configuration.calendar
     var added = 0
-    let progress = ProgressReporter(label: "days narrated", output: context.standardError)
-    progress.start(total: missing.count)
-    defer { progress.finish(verb: "asked") }
-    for facts in missing {
-      if Interruption.isRequested { break }
-      progress.advance()
-      let calendar = journaling.configuration.calendar
-      let sentence = await Interruption.cancellingOnRequest { await narrator.sentence(for: facts, calendar: calendar) }
-      guard let sentence else {
-        if narrator.isBackingOff() { break }
-        continue
+    if !missing.isEmpty {
+      let progress = ProgressReporter(label: "days narrated", output: context.standardError)
+      progress.start(total: missing.count)
+      for facts in missing {
+        if Interruption.isRequested { break }
+        progress.advance()
+        let sentence = await Interruption.cancellingOnRequest {
+          await narrator.sentence(for: facts, calendar: calendar)
+        }
+        guard let sentence else {
+          if narrator.isBackingOff() { break }
+          continue
+        }
+        // A day that took commits since its facts were written keeps its newer facts, without this sentence.
+        if (try? await journaling.attach(sentence, to: facts)) == true { added += 1 }
       }
-      // A day that took commits since its facts were written keeps its newer facts, without this sentence.
-      if (try? await journaling.attach(sentence, to: facts)) == true { added += 1 }
+      progress.finish(verb: "asked")
+    }
+    var addedPeriods: [PeriodFacts.Period] = []
+    if !missingPeriods.isEmpty && !narrator.isBackingOff() && !Interruption.isRequested {
+      let progress = ProgressReporter(label: "weeks and months narrated", output: context.standardError)
+      progress.start(total: missingPeriods.count)
+      for facts in missingPeriods {
+        if Interruption.isRequested { break }
+        progress.advance()
+        let sentence = await Interruption.cancellingOnRequest {
+          await narrator.sentence(for: facts, calendar: calendar)
+        }
+        guard let sentence else {
+          if narrator.isBackingOff() { break }
+          continue
+        }
+        if (try? await journaling.attach(sentence, to: facts)) == true { addedPeriods.append(facts.period) }
+      }
+      progress.finish(verb: "asked")
     }
     if added > 0 {
       context.standardOutput.line("Added the model's sentence to \(added) \(added == 1 ? "day" : "days").")
+    }
+    if !addedPeriods.isEmpty {
+      context.standardOutput.line("Added the model's sentence to \(Self.count(addedPeriods)).")
     }
     if added < missing.count {
       context.standardError.line(
         "\(missing.count - added) \(missing.count - added == 1 ? "day has" : "days have") no sentence; see \(log.path)."
       )
     }
+    if addedPeriods.count < missingPeriods.count {
+      let left = missingPeriods.map(\.period).filter { !addedPeriods.contains($0) }
+      context.standardError.line(
+        "\(Self.count(left)) \(left.count == 1 ? "has" : "have") no sentence; see \(log.path).")
+    }
+  }
+
+  /// "1 week", "3 weeks and 1 month".
+  static func count(_ periods: [PeriodFacts.Period]) -> String {
+    let weeks = periods.filter { if case .week = $0 { true } else { false } }.count
+    let months = periods.count - weeks
+    let parts = [
+      weeks > 0 ? "\(weeks) \(weeks == 1 ? "week" : "weeks")" : nil,
+      months > 0 ? "\(months) \(months == 1 ? "month" : "months")" : nil,
+    ]
+    return parts.compactMap { $0 }.joined(separator: " and ")
   }
 }
 

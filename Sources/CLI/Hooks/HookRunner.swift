@@ -92,12 +92,16 @@ struct HookRunner {
     }
   }
 
-  /// Starts a detached `gitjournal narrate` for the written days that have commits but no sentence yet,
-  /// unless the model is off or pausing after a failure. The commit never waits for the model.
+  /// Starts a detached `gitjournal narrate` for the written days that have commits but no sentence yet, or whose
+  /// week or month page was written without one, unless the model is off or pausing after a failure. The commit
+  /// never waits for the model.
   func startNarratorIfNeeded(for report: Journaling.Report, configuration: Configuration) {
     let settings = configuration.narrative
     guard settings.engine != .off else { return }
-    let missing = report.written.filter { !$0.facts.isEmpty && $0.sentence == nil }.map(\.facts.day)
+    let missing = report.written.filter { written in
+      !written.facts.isEmpty
+        && (written.sentence == nil || written.periods.contains { !$0.facts.isEmpty && $0.sentence == nil })
+    }.map(\.facts.day)
     guard !missing.isEmpty else { return }
     let backoff = NarrativeEngines.backoff(settings: settings, environment: environment)
     guard backoff.current(now: environment.now()) == nil else { return }

@@ -49,9 +49,25 @@ struct Journaling: Sendable {
     return sentence
   }
 
+  /// The sentence for exactly these facts of a week or a month (every machine's records of its days), found as
+  /// `sentence(for:sharing:)` finds a day's.
+  func sentence(for period: PeriodFacts, sharing: Bool = false) -> String? {
+    guard !period.isEmpty else { return nil }
+    let isShared = store.hasSharedSentences(of: period.period)
+    let isCached = sentences?.hasSentences ?? false
+    guard isShared || isCached else { return nil }
+    let signature = period.signature(calendar: configuration.calendar)
+    if isShared, let sentence = store.sharedSentence(of: period.period, signature: signature) { return sentence }
+    guard isCached, let sentence = sentences?.sentence(signature: signature, page: .period) else { return nil }
+    if sharing { store.share(sentence: sentence, of: period.period, signature: signature) }
+    return sentence
+  }
+
   struct Report: Sendable {
     /// Oldest first; days with nothing to write are left out.
     var written: [JournalWriter.WrittenDay]
+    /// The week and month pages a rebuild wrote at its end, oldest first (the hook's are in `written`).
+    var periods: [JournalWriter.WrittenPeriod] = []
     var skipped: [SkippedRepository]
     /// Projects kept from a day's record because their repository was not read now.
     var carried: [Day: [ProjectFacts]] = [:]
@@ -154,13 +170,15 @@ struct Journaling: Sendable {
     }
     let rebuilt = report.written.map(\.facts.day)
     if !rebuilt.isEmpty, pages.links || pages.weekly || pages.monthly {
-      try await store.locked { locked in
+      report.periods = try await store.locked { locked in
         // The weeks and months of the days written, each once; and the files just outside the range.
-        try writer.writePeriods(containing: rebuilt, in: locked, durability: durability)
+        let periods = try writer.writePeriods(
+          containing: rebuilt, sentence: { sentence(for: $0, sharing: true) }, in: locked, durability: durability)
         if let daysWithFiles, let first = rebuilt.first, let last = rebuilt.last {
           try writer.relink(first, links: writer.dayLinks(of: first, among: daysWithFiles), in: locked)
           try writer.relink(last, links: writer.dayLinks(of: last, among: daysWithFiles), in: locked)
         }
+        return periods
       }
     }
     return report
@@ -174,8 +192,9 @@ struct Journaling: Sendable {
     let recorded = locked.record(of: read.day)
     let (facts, carried) = read.keeping(recorded, readPaths: readPaths)
     let written = try writer.write(
-      facts, sentence: { sentence(for: $0, sharing: true) }, in: locked, durability: durability,
-      recorded: .some(recorded), daysWithFiles: daysWithFiles, refreshingPeriods: refreshingPeriods)
+      facts, sentence: { sentence(for: $0, sharing: true) }, periodSentence: { sentence(for: $0, sharing: true) },
+      in: locked, durability: durability, recorded: .some(recorded), daysWithFiles: daysWithFiles,
+      refreshingPeriods: refreshingPeriods)
     if written.outcome != .nothingToWrite { report.written.append(written) }
     if !carried.isEmpty { report.carried[read.day] = carried }
     if let recorded, written.outcome != .nothingToWrite {
@@ -204,6 +223,37 @@ struct Journaling: Sendable {
     }
   }
 
+  /// Puts `sentence`, written for `facts` (every machine's records of the period's days), into the week's or month's
+  /// page if the page is there and the records still hold exactly those facts, and shares it; does nothing when they
+  /// have moved on (a commit on any of its days, here or on another machine, a rebuild or a config change since) or
+  /// the page is gone. Returns whether it did. Repositories are not read, and no page is made.
+  func attach(_ sentence: String, to facts: PeriodFacts) async throws -> Bool {
+    let calendar = configuration.calendar
+    let signature = facts.signature(calendar: calendar)
+    return try await store.locked { locked in
+      guard writer.periods(containing: facts.period.first).contains(facts.period),
+        access(store.path(ofPage: facts.name), F_OK) == 0
+      else { return false }
+      let recorded = writer.periodFacts(of: facts.period, in: locked)
+      guard recorded.signature(calendar: calendar) == signature else { return false }
+      store.share(sentence: sentence, of: facts.period, signature: signature)
+      try writer.writePeriod(recorded, sentence: { self.sentence(for: $0, sharing: true) }, in: locked)
+      return true
+    }
+  }
+
+  /// The week and month pages of `days` that are on, each once: the weeks newest first, then the months.
+  func periods(of days: [Day]) -> [PeriodFacts.Period] {
+    let periods = Set(days.flatMap(writer.periods(containing:))).sorted(by: >)
+    return periods.filter { if case .week = $0 { true } else { false } }
+      + periods.filter { if case .month = $0 { true } else { false } }
+  }
+
+  /// A week's or a month's facts as the journal last recorded its days, every machine's.
+  func recorded(_ period: PeriodFacts.Period) async throws -> PeriodFacts {
+    try await store.locked { locked in writer.periodFacts(of: period, in: locked) }
+  }
+
   /// Erases every commit of the repository at `path` from this machine's day records, lists them as forgotten
   /// so that no other machine's records of them are shown either, and rewrites those days' files; returns the
   /// days that changed. The user's text in the files is kept.
@@ -221,7 +271,9 @@ struct Journaling: Sendable {
       // Listed first: the days rendered next leave them out of every machine's records.
       try locked.forget(forgotten)
       for (_, facts) in changed {
-        try writer.write(facts, sentence: { sentence(for: $0, sharing: true) }, in: locked)
+        try writer.write(
+          facts, sentence: { sentence(for: $0, sharing: true) }, periodSentence: { sentence(for: $0, sharing: true) },
+          in: locked)
       }
       return changed.map(\.day)
     }

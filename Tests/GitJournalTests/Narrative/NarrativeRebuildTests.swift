@@ -9,7 +9,8 @@ import Testing
 @testable import Support
 
 /// `rebuild`, `narrate` and `show --json` with the built binary against a loopback model server: the cache
-/// keeps unchanged days from the model, `--no-narrative` asks nothing, a failure pauses every later process.
+/// keeps unchanged days from the model, `--no-narrative` asks nothing, a failure pauses every later process. The week
+/// and month pages are off: these count the requests for the days' sentences (PeriodSentenceTests has theirs).
 @Suite struct NarrativeRebuildTests {
   let sandbox: JournalSandbox
   let server: ModelServer
@@ -46,6 +47,8 @@ import Testing
       try sandbox.configure("narrative.healthTimeout", "1")
       try sandbox.configure("narrative.timeout", "2")
       try sandbox.configure("narrative.retryDelay", "60")
+      try sandbox.configure("journal.weekly", "false")
+      try sandbox.configure("journal.monthly", "false")
       return (sandbox, server)
     }
   }

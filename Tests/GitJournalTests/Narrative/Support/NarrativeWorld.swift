@@ -17,7 +17,9 @@ import Testing
 /// A user's machine for the end-to-end narrative tests: a `HookWorld` (HOME, git identity, the built binary)
 /// with one repository whose hooks are installed by `gitjournal install`, a config that points the narrative
 /// at a `ModelServer` with short limits, and the detached narrators the hooks start, which never outlive the
-/// test (`finish()` waits for them; the deinit kills any left by pid).
+/// test (`finish()` waits for them; the deinit kills any left by pid). The week and month pages are off unless
+/// `periodPages`: the day's tests count the requests for the day's sentence alone (PeriodSentenceTests has the
+/// weeks' and months').
 final class NarrativeWorld: Sendable {
   let hooks: HookWorld
   let server: ModelServer
@@ -29,7 +31,7 @@ final class NarrativeWorld: Sendable {
 
   init(
     _ behaviour: ModelBehaviour, engine: NarrativeSettings.Engine = .ollama, healthTimeout: String = "1",
-    timeout: String = "2", retryDelay: String = "60"
+    timeout: String = "2", retryDelay: String = "60", periodPages: Bool = false
   ) throws {
     hooks = try HookWorld()
     server = try ModelServer(behaviour)
@@ -41,6 +43,10 @@ final class NarrativeWorld: Sendable {
     try configure("narrative.healthTimeout", healthTimeout)
     try configure("narrative.timeout", timeout)
     try configure("narrative.retryDelay", retryDelay)
+    if !periodPages {
+      try configure("journal.weekly", "false")
+      try configure("journal.monthly", "false")
+    }
   }
 
   deinit {
