@@ -5,6 +5,8 @@
 #
 #   1. Server up: commits in two repositories (one private) get the model's sentence, above an intact
 #      factual line; the private project's subjects never reach the server.
+#   1b. The week's page gets its own sentence after the day's, from a prompt of the week's numbers, above its
+#      intact totals line, and states no number that prompt lacks; the month's page is waited for and reported.
 #   2. Server down: the next commits still get their facts at once; the pause after the failure holds (not
 #      one request reaches the server's port, counted by a proxy listening there).
 #   3. Server back: still no request until narrative.retryDelay has passed, then the sentence returns.
@@ -99,6 +101,7 @@ commit() {
   for i in $(seq 1 "$lines"); do echo "$subject ($i)" >>"$repo/work.txt"; done
   git -C "$repo" add work.txt
   started="$(now)"
+  LAST_COMMIT_AT="$started"
   GIT_AUTHOR_DATE="$stamp" git -C "$repo" commit -q -m "$subject" || fail "git commit failed in $repo"
   COMMIT_SECONDS="$(seconds_since "$started")"
   COMMITS=$((COMMITS + 1))
@@ -125,8 +128,8 @@ check_facts_at_once() {
   info "git commit took $COMMIT_SECONDS s; the file already says: $factual"
 }
 
-# How many answers the guard has rejected so far.
-rejections() { { grep -s 'sentence rejected' "$NLOG" || true; } | wc -l; }
+# How many answers for the day the guard has rejected so far (the week's and the month's are counted apart).
+rejections() { { grep -s "$DAY: sentence rejected" "$NLOG" || true; } | wc -l; }
 
 # wait_for_sentence SECONDS: waits for a sentence above the expected factual line. Returns 1 when the
 # guard rejected the model's answer, 2 on timeout.
@@ -182,10 +185,73 @@ sentence_after_commit() {
       return
     fi
     [ "$outcome" = 2 ] && fail "no sentence within 120 s; narrative.log says: $(tail -3 "$NLOG" 2>/dev/null)"
-    info "attempt $attempt rejected by the guard: $(grep 'sentence rejected' "$NLOG" | tail -1 | cut -d' ' -f2-)"
+    info "attempt $attempt rejected by the guard: $(grep "$DAY: sentence rejected" "$NLOG" | tail -1 | cut -d' ' -f2-)"
     subject="Follow-up: $subject"
   done
   fail "the guard rejected the model's sentence 3 times in a row"
+}
+
+# The week's and the month's pages: their totals line says on how many of the period's days there were commits.
+WEEK="$(date -u +%G-W%V)"
+WEEK_PAGE="$HOME/journal/$WEEK.md"
+MONTH="$(date -u +%Y-%m)"
+MONTH_PAGE="$HOME/journal/$MONTH.md"
+PERIOD_FACTUAL_RE='^[0-9]+ commits? (in 1 project|across [0-9]+ projects) on [0-9]+ of [0-9]+ days?, \+[0-9]+ -[0-9]+$'
+period_sentence_of() { [ -f "$1" ] || return 0; block "$1" | awk 'NF { print; exit }' | grep -vE "$PERIOD_FACTUAL_RE" || true; }
+period_factual_of() { [ -f "$1" ] || return 0; block "$1" | grep -E "$PERIOD_FACTUAL_RE" | head -1 || true; }
+# Every commit is made today: the week's totals are the day's, on 1 of its 7 days.
+expected_week_factual() { expected_factual | sed 's/, +/ on 1 of 7 days, +/'; }
+period_rejections() { { grep -s "$1: sentence rejected" "$NLOG" || true; } | wc -l; }
+# The last prompt sent about a period ("this week?" or "this month?"), as the model read it.
+last_period_prompt() {
+  jq -r 'select(.path == "/v1/chat/completions") | .request | fromjson | .messages[-1].content | @json' "$REQUESTS" |
+    { grep -F "what did I work on this $1?" || true; } | tail -1 | jq -r .
+}
+
+# wait_for_week_sentence SECONDS: waits for a sentence above the week's expected totals line. Returns 1 when
+# the guard rejected the model's answers for the week, 2 on timeout.
+wait_for_week_sentence() {
+  local deadline rejected_before
+  deadline=$(($(date +%s) + $1))
+  rejected_before="$(period_rejections "$WEEK")"
+  while [ "$(date +%s)" -lt "$deadline" ]; do
+    if [ -n "$(period_sentence_of "$WEEK_PAGE")" ] && [ "$(period_factual_of "$WEEK_PAGE")" = "$(expected_week_factual)" ]; then
+      return 0
+    fi
+    if [ "$(period_rejections "$WEEK")" != "$rejected_before" ] &&
+      flock -n "$STATE/narrator.lock" true && sleep 0.5 && flock -n "$STATE/narrator.lock" true &&
+      [ -z "$(period_sentence_of "$WEEK_PAGE")" ]; then
+      return 1
+    fi
+    sleep 0.05
+  done
+  return 2
+}
+
+# Waits (up to 2 minutes) until no narrator holds the narrator lock.
+wait_for_narrators() {
+  local _
+  for _ in $(seq 1 1200); do
+    flock -n "$STATE/narrator.lock" true && return 0
+    sleep 0.1
+  done
+  fail "a narrator still holds $STATE/narrator.lock after 2 minutes"
+}
+
+# check_period_numbers SENTENCE PROMPT: every number the sentence states, in digits or words, is in the prompt.
+check_period_numbers() {
+  python3 - "$1" "$2" <<'PYTHON' || fail "the sentence states a number its prompt does not contain: $1"
+import re, sys
+words = dict(zero=0, one=1, two=2, three=3, four=4, five=5, six=6, seven=7, eight=8, nine=9, ten=10, eleven=11,
+             twelve=12, thirteen=13, fourteen=14, fifteen=15, sixteen=16, seventeen=17, eighteen=18, nineteen=19,
+             twenty=20, thirty=30, forty=40, fifty=50, hundred=100, thousand=1000, single=1, once=1, twice=2, dozen=12)
+def numbers(text):
+    return {int(n) for n in re.findall(r"[0-9]+", text)} | {words[w] for w in re.findall(r"[a-z]+", text.lower()) if w in words}
+extra = numbers(sys.argv[1]) - numbers(sys.argv[2])
+if extra:
+    print(sorted(extra), file=sys.stderr)
+    sys.exit(1)
+PYTHON
 }
 
 # no_new_requests SINCE WHAT: fails if the proxy logged any request after line SINCE.
@@ -214,6 +280,45 @@ grep -q "Add a tag filter to the sidebar" "$REQUESTS" || fail "the public subjec
 info "requests so far: $(requests /v1/models) health check(s), $(requests /v1/chat/completions) generation(s); the private subject was never sent"
 GENERATION_SECONDS="$(jq -r 'select(.path == "/v1/chat/completions") | .seconds' "$REQUESTS" | tail -1)"
 info "the last generation took $GENERATION_SECONDS s at the server"
+
+# ---------------------------------------------------------------------------------------------------------
+say "1b. The week's sentence, after the day's, from the week's own numbers"
+WEEK_OUTCOME=0
+for attempt in 1 2 3 4; do
+  if [ "$attempt" -gt 1 ]; then
+    info "attempt $((attempt - 1)) for the week rejected by the guard: $(grep "$WEEK: sentence rejected" "$NLOG" | tail -1 | cut -d' ' -f2- | cut -c1-160)"
+    sentence_after_commit "$ALPHA" "Sidebar: keep the tag filter ($attempt)" 3 "the day before the week's attempt $attempt"
+  fi
+  WEEK_OUTCOME=0
+  wait_for_week_sentence 180 || WEEK_OUTCOME=$?
+  [ "$WEEK_OUTCOME" = 1 ] || break
+done
+[ "$WEEK_OUTCOME" = 2 ] && fail "no sentence on $WEEK_PAGE within 180 s; narrative.log says: $(tail -3 "$NLOG" 2>/dev/null)"
+[ "$WEEK_OUTCOME" = 1 ] && fail "the guard rejected the model's sentence for the week 4 times in a row"
+WEEK_TIME="$(seconds_since "$LAST_COMMIT_AT")"
+WEEK_SENTENCE="$(period_sentence_of "$WEEK_PAGE")"
+[ "${#WEEK_SENTENCE}" -le 300 ] || fail "the week's sentence is longer than 300 characters: $WEEK_SENTENCE"
+[ "$(block "$WEEK_PAGE" | sed -n 1p)" = "$WEEK_SENTENCE" ] && [ -z "$(block "$WEEK_PAGE" | sed -n 2p)" ] &&
+  [ "$(block "$WEEK_PAGE" | sed -n 3p)" = "$(expected_week_factual)" ] ||
+  fail "expected the week's sentence on its block's first line and the totals two below it:
+$(block "$WEEK_PAGE")"
+WEEK_PROMPT="$(last_period_prompt week)"
+case "$WEEK_PROMPT" in "This week I committed "*) ;; *) fail "no prompt of the week's numbers was sent: $WEEK_PROMPT" ;; esac
+grep -q "$PRIVATE_SUBJECT" "$REQUESTS" && fail "the private project's subject was sent to the model server"
+check_period_numbers "$WEEK_SENTENCE" "$WEEK_PROMPT"
+info "the week's prompt: $(echo "$WEEK_PROMPT" | head -1 | cut -c1-200)"
+info "$WEEK: sentence $WEEK_TIME s after the commit: $WEEK_SENTENCE"
+# The month comes after the week, from the same narrator; a rejection there is reported, not a failure.
+wait_for_narrators
+MONTH_SENTENCE="$(period_sentence_of "$MONTH_PAGE")"
+if [ -n "$MONTH_SENTENCE" ]; then
+  check_period_numbers "$MONTH_SENTENCE" "$(last_period_prompt month)"
+  MONTH_RESULT="$MONTH: $MONTH_SENTENCE"
+else
+  MONTH_RESULT="$MONTH: no sentence ($({ grep "$MONTH: " "$NLOG" || true; } | tail -1 | cut -d' ' -f2- | cut -c1-160))"
+fi
+info "$MONTH_RESULT"
+SENTENCES+=("$WEEK_SENTENCE")
 
 # ---------------------------------------------------------------------------------------------------------
 say "2. Server down: facts at once, and the pause holds"
@@ -266,7 +371,7 @@ if [ "$outcome" = 0 ]; then
   RETURN_HOW="no commit needed"
 else
   if [ "$outcome" = 1 ]; then
-    info "the narrator tried again after the pause by itself, but the guard rejected the answer: $(grep 'sentence rejected' "$NLOG" | tail -1 | cut -d' ' -f2- | cut -c1-160)"
+    info "the narrator tried again after the pause by itself, but the guard rejected the answer: $(grep "$DAY: sentence rejected" "$NLOG" | tail -1 | cut -d' ' -f2- | cut -c1-160)"
   else
     info "no sentence by itself after the pause"
   fi
@@ -276,6 +381,10 @@ else
   RETURN_HOW="after the next commit"
 fi
 [ "$(requests /v1/chat/completions)" -ge 2 ] || fail "the returning sentence did not come from the model server"
+
+# A narrator reads the config when it starts: the one at work (on the week and the month, after the day) must be
+# done before the engine changes.
+wait_for_narrators
 
 # ---------------------------------------------------------------------------------------------------------
 say "4. narrative.engine = ollama pointed at llama-server (a real misconfiguration)"
@@ -317,6 +426,7 @@ printf '%s\n%s\n' "$LOGGED" "$DOCTOR" | grep -q "openai" ||
 say "Passed"
 info "model: $MODEL_NAME (Q4_1 GGUF) on llama-server, seed $SEED, $(nproc) cores"
 info "time to sentence: $FIRST_TIME s for the first (commit to sentence in the file); after the outage $RETURN_TIME s ($RETURN_HOW) once the pause of $RETRY_DELAY s ended; generation $GENERATION_SECONDS s at the server"
+info "the week's sentence: $WEEK_TIME s from the commit to the sentence on $WEEK.md (after the day's); month: $MONTH_RESULT"
 info "ollama engine against llama-server: commit to pause in $FAIL_FAST s"
 info "sentences:"
 for sentence in "${SENTENCES[@]}"; do info "  $sentence"; done

@@ -113,12 +113,17 @@ enum HelpTopics {
     Each week with a day file also gets <journal.dir>/YYYY-Www.md (ISO 8601 week-numbering year: the week
     of 2026-12-31 is 2026-W53), and each month YYYY-MM.md, with the same conventions: front matter (week
     or month, commits, projects, activeDays, insertions, deletions), a managed block, your text kept. A
-    week's block: the totals line, per project its commits, active days and lines, each day with commits
-    linked to its file, the busiest day, the days without commits, and links to the previous and next
-    week and to its month. A month's: the totals, per project, per week (its days in that month), the
-    busiest week, and links to the neighbouring months. They are computed from the day records, refreshed
-    when a commit changes a day of theirs and by rebuild for the days it writes. journal.weekly = false
-    and journal.monthly = false turn them off.
+    week's block: the model's sentence about the week (when there is one), the totals line, per project
+    its commits, active days and lines, each day with commits linked to its file, the busiest day, the
+    days without commits, and links to the previous and next week and to its month. A month's: its
+    sentence, the totals, per project, per week (its days in that month), the busiest week, and links to
+    the neighbouring months. They are computed from the day records, refreshed when a commit changes a
+    day of theirs and by rebuild for the days it writes. journal.weekly = false and journal.monthly =
+    false turn them off.
+
+    A week's or a month's sentence is asked for after the day's, with the period's own numbers (commits,
+    days with commits, projects, some subjects), and guarded like the day's: it may state only numbers and
+    names those facts contain. It stays only while the period's facts are those it was written for.
 
     """
 }

@@ -8,7 +8,8 @@ import Support
 /// starts it in the background; it can be run by hand too.
 struct NarrateCommand: Command {
   static let spec = CommandSpec(
-    name: "narrate", abstract: "Add the model's sentence to days that lack one (the hook runs this in the background).",
+    name: "narrate",
+    abstract: "Add the model's sentence to days, weeks and months that lack one (the hook runs this in the background).",
     usage: "narrate [<day>...] [--retry-after-pause]",
     options: [
       OptionSpec(
@@ -19,7 +20,9 @@ struct NarrateCommand: Command {
       One narrator runs at a time: one that finds another at work leaves its days to it and exits at once, and \
       the one at work narrates them, with the newest facts, before it exits. After a failure of a server that \
       answered (a timeout, a 503 while it loads its model), --retry-after-pause waits out the pause and tries \
-      once more; when nothing listens at the server's address it stops at once. With no day, today.
+      once more; when nothing listens at the server's address it stops at once. After the days, it asks for \
+      the sentence of their week and month pages whose facts have none, once each, and not while commits keep \
+      arriving. With no day, today.
       """,
     examples: ["gitjournal narrate", "gitjournal narrate yesterday"], arguments: .days)
 
