@@ -9,7 +9,7 @@ import Support
 struct NarrateCommand: Command {
   static let spec = CommandSpec(
     name: "narrate",
-    abstract: "Add the model's sentence to days, weeks and months that lack one (the hook runs this in the background).",
+    abstract: "Add the model's sentence to days, weeks and months that lack one (the hook runs this).",
     usage: "narrate [<day>...] [--retry-after-pause]",
     options: [
       OptionSpec(
