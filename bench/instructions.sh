@@ -7,7 +7,8 @@
 # The world is bench/hook.sh's: REPOS (default 10) journaled repositories of 3,000 commits, committing in a clone
 # of the first, whose day already holds COMMITS (default 40) commits made through the hook. Commits get fixed times of today,
 # so two builds measured the same day meet the same work.
-# GITJOURNAL=<binary> measures that binary instead of building this tree's; HOOK_ONLY=1 leaves out the rebuild.
+# GITJOURNAL=<binary> measures that binary instead of building this tree's; HOOK_ONLY=1 leaves out the rebuild;
+# ENGINE=<engine> sets narrative.engine (off: no model, as a user without one; the default config says ollama).
 # MACHINES=<n> (default 1) puts the records of today of n-1 other machines writing the same journal beside this
 # one's, each with COMMITS commits of its own in projects of the same names (a build before issue 20 ignores them).
 source "$(dirname "$0")/lib.sh"
@@ -28,6 +29,7 @@ clone="$BENCH/commit-instructions"
 rm -rf "$clone"
 git clone -q "$BENCH/repos/r1" "$clone"
 for repo in "${repos[@]}"; do "$GITJOURNAL" repos add "$repo" >/dev/null; done
+if [ -n "${ENGINE:-}" ]; then git config -f "$HOME/.config/gitjournal/config" narrative.engine "$ENGINE"; fi
 (cd "$clone" && "$GITJOURNAL" install >/dev/null)
 
 today=$(date +%F)

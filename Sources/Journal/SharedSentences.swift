@@ -13,6 +13,12 @@ import Support
 struct SharedSentences: Sendable {
   let root: String
   let host: String
+  private let machineFolders = MachineFolders()
+
+  init(root: String, host: String) {
+    self.root = root
+    self.host = host
+  }
 
   static let format: Int64 = 1
   /// Sentences kept per page and machine: a page's facts change with each commit, and older facts come back only
@@ -21,12 +27,21 @@ struct SharedSentences: Sendable {
 
   private func path(of page: String, host: String) -> String { root + "/" + host + "/sentences/\(page).tsv" }
 
+  /// The machines that shared a sentence, by name.
   private func machines() -> [String] {
-    ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).filter(HostName.isValid).sorted()
+    machineFolders.names {
+      FolderListing.names(in: root, withPrefix: "").filter {
+        HostName.isValid($0) && access(root + "/" + $0 + "/sentences", F_OK) == 0
+      }.sorted()
+    }
   }
 
-  func hasAny(of page: String) -> Bool {
-    machines().contains { access(path(of: page, host: $0), F_OK) == 0 }
+  /// `page` is named only when some machine shared a sentence.
+  func hasAny(of page: @autoclosure () -> String) -> Bool {
+    let machines = machines()
+    guard !machines.isEmpty else { return false }
+    let name = page()
+    return machines.contains { access(path(of: name, host: $0), F_OK) == 0 }
   }
 
   func sentence(of page: String, signature: String) -> String? {
@@ -50,6 +65,8 @@ struct SharedSentences: Sendable {
       + [["end"]]
     // A sentence lost to a crash is asked for again: no fsync.
     try? StateFile.write(records, to: path)
+    // This machine may have shared its first sentence just now.
+    machineFolders.forget()
   }
 
   private static func read(_ path: String, page: String) -> [(signature: String, text: String)] {
@@ -72,5 +89,28 @@ struct SharedSentences: Sendable {
       }
     }
     return isComplete ? entries : []
+  }
+}
+
+/// The folders of the machines that shared a sentence, listed once per process: the hook looks for a day's, a week's
+/// and a month's shared sentence, and one listing serves all three; with no sentence anywhere (no model on any
+/// machine) the week's and the month's cost no system call at all. Another machine's first sentence that arrives
+/// later is seen by the next process; this machine's own, at once.
+private final class MachineFolders: @unchecked Sendable {
+  // Guards `listed`: the journal's writers may run on several threads of one process.
+  private let lock = NSLock()
+  private var listed: [String]?
+
+  func names(_ list: () -> [String]) -> [String] {
+    lock.withLock {
+      if let listed { return listed }
+      let names = list()
+      listed = names
+      return names
+    }
+  }
+
+  func forget() {
+    lock.withLock { listed = nil }
   }
 }
