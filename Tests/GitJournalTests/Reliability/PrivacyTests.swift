@@ -197,8 +197,10 @@ extension Reliability {
       try run(["rebuild", "--since", days[0], "--until", days[2]])
 
       let bodies = server.requests.map(\.bodyText)
-      // Three days twice; `narrate` decorates the facts already written, which have their sentence.
-      #expect(server.generationRequestCount == 6, "\(server.requests.map(\.path))")
+      // Three days, their two weeks and their month, twice (the week's and the month's prompts list subjects too);
+      // `narrate` decorates the facts already written, which have their sentences.
+      #expect(server.generationRequestCount == 12, "\(server.requests.map(\.path))")
+      #expect(bodies.filter { $0.contains("what did I work on this week?") }.count == 4)
       var leaks = 0
       for subject in secrets {
         let escaped = try #require(String(data: JSONEncoder().encode(subject), encoding: .utf8)).dropFirst().dropLast()
