@@ -143,17 +143,20 @@ public struct JournalWriter: Sendable {
   }
 
   /// Writes the week and month pages of `days` from the recorded facts of their days (`replacing`: facts of one
-  /// day to use instead of its record), each with the sentence `sentence` gives for its facts. A period with no day
-  /// file gets no page; one whose page exists is updated.
+  /// day to use instead of its record; `known`: of several days, as a rebuild just wrote them), each with the
+  /// sentence `sentence` gives for its facts. A period with no day file gets no page; one whose page exists is
+  /// updated.
   @discardableResult
   public func writePeriods(
-    containing days: [Day], replacing current: DayFacts? = nil, sentence: PeriodSentence = { _ in nil },
-    in locked: LockedJournalStore, durability: JournalStore.Durability = .immediate
+    containing days: [Day], replacing current: DayFacts? = nil, known: [Day: DayFacts] = [:],
+    sentence: PeriodSentence = { _ in nil }, in locked: LockedJournalStore,
+    durability: JournalStore.Durability = .immediate
   ) throws(SystemError) -> [WrittenPeriod] {
     // A week and its month share most days: each record is read once.
     var read: [Day: DayFacts?] = [:]
     func facts(_ day: Day) -> DayFacts? {
       if day == current?.day { return current }
+      if let written = known[day] { return written }
       if let known = read[day] { return known }
       let recorded = locked.recordedFacts(of: day)
       read[day] = .some(recorded)
@@ -220,11 +223,20 @@ public struct JournalWriter: Sendable {
     }
   }
 
-  /// A day's links among the days with a file.
+  /// A day's links among the days with a file (sorted, as `daysWithFiles` gives them): found by bisection, since a
+  /// rebuild asks this for each of thousands of days.
   public func dayLinks(of day: Day, among days: [Day]) -> PageLinks {
-    PageLinks(
-      previous: days.last { $0 < day }?.description, up: upName(of: day),
-      next: days.first { $0 > day }?.description)
+    var low = 0
+    var high = days.count
+    while low < high {
+      let middle = (low + high) / 2
+      if days[middle] < day { low = middle + 1 } else { high = middle }
+    }
+    // `low` is the first day not before `day`.
+    let next = low < days.count && days[low] == day ? low + 1 : low
+    return PageLinks(
+      previous: low > 0 ? days[low - 1].description : nil, up: upName(of: day),
+      next: next < days.count ? days[next].description : nil)
   }
 
   private func upName(of day: Day) -> String? {

@@ -74,6 +74,18 @@ struct Journaling: Sendable {
     /// Projects whose day record had them under another name (`repos rename`), by the names written now: the
     /// old names and how many days' files now have the new one.
     var renamed: [String: (from: Set<String>, days: Int)] = [:]
+
+    /// Adds the report of later days.
+    mutating func add(_ later: Report) {
+      written += later.written
+      periods += later.periods
+      skipped += later.skipped
+      carried.merge(later.carried) { $1 }
+      for (name, rename) in later.renamed {
+        let seen = renamed[name] ?? (from: [], days: 0)
+        renamed[name] = (seen.from.union(rename.from), seen.days + rename.days)
+      }
+    }
   }
 
   /// The facts of some days, without writing anything (`show`, `stats`, `doctor`).
@@ -152,8 +164,10 @@ struct Journaling: Sendable {
     }
     for day in reading.days.keys.sorted() {
       if shouldStop() { break }
-      report = try await store.locked { [report] locked in
-        var report = report
+      // Each day's part of the report is made under the lock and added here: a report captured by the closure
+      // would be copied with every day written before it (quadratic in the days of a long rebuild).
+      let part = try await store.locked { locked in
+        var part = Report(written: [], skipped: [])
         var facts = reading.days[day]!
         var readPaths = reading.readPaths
         if let written = locked.recordModificationTime(of: day), written >= started {
@@ -163,17 +177,21 @@ struct Journaling: Sendable {
         }
         try write(
           facts, readPaths: readPaths, in: locked, durability: durability, daysWithFiles: daysWithFiles,
-          refreshingPeriods: false, into: &report)
-        return report
+          refreshingPeriods: false, into: &part)
+        return part
       }
+      report.add(part)
       if !(reading.days[day]?.isEmpty ?? true) { onWritten?() }
     }
     let rebuilt = report.written.map(\.facts.day)
     if !rebuilt.isEmpty, pages.links || pages.weekly || pages.monthly {
       report.periods = try await store.locked { locked in
         // The weeks and months of the days written, each once; and the files just outside the range.
+        // The days just written are not read back from their records.
+        let written = Dictionary(report.written.map { ($0.facts.day, $0.facts) }, uniquingKeysWith: { $1 })
         let periods = try writer.writePeriods(
-          containing: rebuilt, sentence: { sentence(for: $0, sharing: true) }, in: locked, durability: durability)
+          containing: rebuilt, known: written, sentence: { sentence(for: $0, sharing: true) }, in: locked,
+          durability: durability)
         if let daysWithFiles, let first = rebuilt.first, let last = rebuilt.last {
           try writer.relink(first, links: writer.dayLinks(of: first, among: daysWithFiles), in: locked)
           try writer.relink(last, links: writer.dayLinks(of: last, among: daysWithFiles), in: locked)
