@@ -1,6 +1,21 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// On Linux, libgit2 and what it needs come from Debian's static archives (libgit2-dev brings them all), so that a
+// hook's start does not load and relocate a dozen shared libraries for network transports gitjournal never uses
+// (BENCHMARKS.md, "Linking libgit2"). The order is the link order: each archive before the ones it needs. Kerberos
+// has no static archive: Sources/CLibgit2Link stands in for its GSSAPI calls, and `--wrap` sends the two
+// certificate-loading calls there too.
+let libgit2Static =
+  [
+    "-Xlinker", "--wrap=mbedtls_x509_crt_parse_file", "-Xlinker", "--wrap=mbedtls_x509_crt_parse_path",
+  ]
+  + ["git2", "mbedtls", "mbedx509", "mbedcrypto", "http_parser", "ssh2", "crypto", "pcre2-8", "z"].flatMap {
+    ["-Xlinker", "-l:lib\($0).a"]
+  }
+// On macOS, Homebrew's shared libgit2 (Apple Silicon and Intel prefixes).
+let homebrew = ["/opt/homebrew", "/usr/local"]
+
 // The targets follow the data flow, so a backward dependency does not compile:
 // Support -> GitReader -> Facts -> Journal, Narrative -> CLI -> gitjournal.
 let package = Package(
@@ -9,17 +24,27 @@ let package = Package(
     .executable(name: "gitjournal", targets: ["gitjournal"])
   ],
   targets: [
+    // libgit2's headers. Not found through pkg-config: its `-lgit2` would come first on the link line and make the
+    // executable load the shared library; GitReader links the library instead (see `libgit2Static`).
     .systemLibrary(
       name: "CLibgit2",
-      pkgConfig: "libgit2",
       providers: [.apt(["libgit2-dev"]), .brew(["libgit2"])]
     ),
+    // What libgit2 is linked with: stand-ins that fail closed for the parts gitjournal never uses.
+    .target(name: "CLibgit2Link"),
     // posix_spawn with a new session and closed descriptors, for the detached narrator.
     .target(name: "CSystem"),
     // Files, locks, atomic writes, processes, the environment: nothing about git or journals.
     .target(name: "Support", dependencies: ["CSystem"]),
     // libgit2 handles, the history walk, line statistics and their caches.
-    .target(name: "GitReader", dependencies: ["Support", "CLibgit2", "CSystem"]),
+    .target(
+      name: "GitReader", dependencies: ["Support", "CLibgit2", "CLibgit2Link", "CSystem"],
+      cSettings: [.unsafeFlags(homebrew.flatMap { ["-I\($0)/include"] }, .when(platforms: [.macOS]))],
+      swiftSettings: [.unsafeFlags(homebrew.flatMap { ["-Xcc", "-I\($0)/include"] }, .when(platforms: [.macOS]))],
+      linkerSettings: [
+        .unsafeFlags(libgit2Static, .when(platforms: [.linux])),
+        .unsafeFlags(homebrew.flatMap { ["-L\($0)/lib"] } + ["-lgit2"], .when(platforms: [.macOS])),
+      ]),
     // Days, the journal calendar, a day's facts and their signature.
     .target(name: "Facts", dependencies: ["GitReader", "Support"]),
     // The journal files: page, merge with the user's text, lock, atomic write.
@@ -28,11 +53,9 @@ let package = Package(
     .target(name: "Narrative", dependencies: ["Facts", "GitReader", "Support"]),
     // Config parsing into typed settings, hooks, commands and terminal output.
     .target(name: "CLI", dependencies: ["Journal", "Narrative", "Facts", "GitReader", "Support"]),
-    // Linked into the executable only: keeps libgit2's start-up from loading TLS certificates it never uses.
-    .target(name: "CFastStart"),
     .executableTarget(
       name: "gitjournal",
-      dependencies: ["CLI", "CFastStart"]
+      dependencies: ["CLI"]
     ),
     .testTarget(
       name: "GitJournalTests",

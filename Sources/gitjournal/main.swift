@@ -1,4 +1,3 @@
-import CFastStart
 import CLI
 
 #if canImport(Glibc)
@@ -7,5 +6,4 @@ import CLI
   import Darwin
 #endif
 
-gitjournal_fast_start_linked()
 exit(await CLI.main(arguments: Array(CommandLine.arguments.dropFirst()), environment: .current))

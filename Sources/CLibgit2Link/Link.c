@@ -1,0 +1,111 @@
+// libgit2 is linked statically (see Package.swift, `libgit2Static`), with the libraries it needs for network
+// transports, which gitjournal never uses: it only reads local repositories. Two of their entry points are
+// replaced here, each failing closed.
+#include "Link.h"
+
+#include <stdint.h>
+
+// Only the static Linux link needs these; on macOS libgit2 is Homebrew's shared library.
+#if defined(__linux__)
+
+// Debian's libgit2 is built with mbedTLS and, inside git_libgit2_init(), parses every certificate in the
+// system's CA bundle: about 50 million instructions, most of a post-commit hook's budget. The linker sends
+// libgit2's two calls that load certificates here (`--wrap`), and they load none. Were libgit2 ever asked for
+// HTTPS, it would find no trusted certificate and refuse the connection.
+struct mbedtls_x509_crt;
+
+int __wrap_mbedtls_x509_crt_parse_file(struct mbedtls_x509_crt *chain, const char *path) {
+  (void)chain;
+  (void)path;
+  return 0;
+}
+
+int __wrap_mbedtls_x509_crt_parse_path(struct mbedtls_x509_crt *chain, const char *path) {
+  (void)chain;
+  (void)path;
+  return 0;
+}
+
+// GSSAPI (Kerberos), which libgit2 calls only to answer an HTTP server's "Negotiate" challenge. Debian ships no
+// static Kerberos, and its shared libraries cost every start five more libraries to load and relocate. These
+// stand-ins fail every call with GSS_S_FAILURE, so such authentication is refused, never attempted.
+typedef uint32_t gitjournal_gss_status;
+#define GITJOURNAL_GSS_S_FAILURE (((gitjournal_gss_status)13) << 16)
+
+static gitjournal_gss_status gitjournal_gss_refuse(gitjournal_gss_status *minor_status) {
+  if (minor_status) *minor_status = 0;
+  return GITJOURNAL_GSS_S_FAILURE;
+}
+
+void *GSS_C_NT_HOSTBASED_SERVICE = 0;
+
+gitjournal_gss_status gss_import_name(gitjournal_gss_status *minor, const void *name, const void *type, void **out) {
+  (void)name;
+  (void)type;
+  if (out) *out = 0;
+  return gitjournal_gss_refuse(minor);
+}
+
+gitjournal_gss_status gss_init_sec_context(
+    gitjournal_gss_status *minor, void *credential, void **context, void *target, void *mechanism, uint32_t flags,
+    uint32_t lifetime, void *bindings, const void *input, void **actual_mechanism, void *output, uint32_t *returned_flags,
+    uint32_t *returned_lifetime) {
+  (void)credential;
+  (void)context;
+  (void)target;
+  (void)mechanism;
+  (void)flags;
+  (void)lifetime;
+  (void)bindings;
+  (void)input;
+  (void)actual_mechanism;
+  (void)output;
+  (void)returned_flags;
+  (void)returned_lifetime;
+  return gitjournal_gss_refuse(minor);
+}
+
+gitjournal_gss_status gss_indicate_mechs(gitjournal_gss_status *minor, void **mechanisms) {
+  if (mechanisms) *mechanisms = 0;
+  return gitjournal_gss_refuse(minor);
+}
+
+gitjournal_gss_status gss_display_status(
+    gitjournal_gss_status *minor, uint32_t status, int type, const void *mechanism, uint32_t *context, void *text) {
+  (void)status;
+  (void)type;
+  (void)mechanism;
+  (void)context;
+  (void)text;
+  return gitjournal_gss_refuse(minor);
+}
+
+// Releasing what was never made succeeds: libgit2 calls these while cleaning up after a refusal.
+gitjournal_gss_status gss_release_buffer(gitjournal_gss_status *minor, void *buffer) {
+  (void)buffer;
+  if (minor) *minor = 0;
+  return 0;
+}
+
+gitjournal_gss_status gss_release_name(gitjournal_gss_status *minor, void **name) {
+  (void)name;
+  if (minor) *minor = 0;
+  return 0;
+}
+
+gitjournal_gss_status gss_release_oid_set(gitjournal_gss_status *minor, void **set) {
+  (void)set;
+  if (minor) *minor = 0;
+  return 0;
+}
+
+gitjournal_gss_status gss_delete_sec_context(gitjournal_gss_status *minor, void **context, void *output) {
+  (void)context;
+  (void)output;
+  if (minor) *minor = 0;
+  return 0;
+}
+
+#endif
+
+void gitjournal_libgit2_linked(void) {}
