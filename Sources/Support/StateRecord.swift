@@ -28,7 +28,9 @@ package struct StateRecord {
   /// Field `index` as text, escapes undone, invalid UTF-8 replaced.
   package func text(_ index: Int) -> String {
     let field = bytes(index)
-    guard field.contains(92) else { return String(decoding: field, as: UTF8.self) }
+    guard StateFile.firstIndex(of: 92, in: buffer, from: field.startIndex, to: field.endIndex) != nil else {
+      return String(decoding: field, as: UTF8.self)
+    }
     var unescaped: [UInt8] = []
     unescaped.reserveCapacity(field.count)
     var position = field.startIndex
