@@ -28,7 +28,7 @@ extension JournalPage {
     self.init(
       frontMatter: [("week", week.description)] + Self.totals(facts),
       title: "# Week \(week): \(calendar.title(of: week.start)) to \(calendar.title(of: week.last))",
-      blockBody: Self.body(lines.joined(separator: "\n"), links: links))
+      blockBody: Self.body(lines: lines, links: links))
   }
 
   /// A month's page: the totals, per project, per week (its days in this month) with links to the weeks' pages,
@@ -53,7 +53,7 @@ extension JournalPage {
     self.init(
       frontMatter: [("month", month.description)] + Self.totals(facts),
       title: "# \(month.name) \(month.year)",
-      blockBody: Self.body(lines.joined(separator: "\n"), links: links))
+      blockBody: Self.body(lines: lines, links: links))
   }
 
   private static func header(_ facts: RangeFacts, narrative: String?) -> [String] {
