@@ -5,7 +5,8 @@
 # The journal reads REPOS (default 10) repositories of 3,000 commits besides the one committed in, the first ten
 # with commits today, the others quiet (see journaled_repos in lib.sh); BIG=1: the last one has 100k commits.
 # BASELINE=<binary>: a fifth variant, that build's hook in a clone and HOME of its own (the same repositories),
-# so that two builds are timed in one run.
+# so that two builds are timed in one run. INTERLEAVE=1: the variants' runs interleaved (bench/interleave.py)
+# instead of hyperfine's one command after the other, for a machine whose load changes.
 # Prints hyperfine's table and the ratios the README reports.
 source "$(dirname "$0")/lib.sh"
 build_release
@@ -50,6 +51,27 @@ commit() { echo "cd '$BENCH/commit-$1' && echo \$RANDOM >> counter && git add co
 baseline=()
 if [ -n "${BASELINE:-}" ]; then
   baseline=(-n "baseline gitjournal hook" "sh -c \"export HOME='$baseline_home' && $(commit baseline)\"")
+fi
+if [ "${INTERLEAVE:-0}" = 1 ]; then
+  # One run of each variant in turn (see interleave.py): on a shared machine the ratios then hold.
+  variant_args=(
+    "no hook" "$(commit none)" "empty hook" "$(commit empty)" "gitjournal hook" "$(commit gitjournal)"
+    "diy git-log hook" "$(commit diy)"
+  )
+  if [ -n "${BASELINE:-}" ]; then
+    variant_args+=("baseline gitjournal hook" "export HOME='$baseline_home' && $(commit baseline)")
+  fi
+  python3 "$BENCH_ROOT/interleave.py" "${RUNS:-60}" "${variant_args[@]}" | tee "$BENCH/hook.tsv"
+  python3 - "$BENCH/hook.tsv" <<'PY'
+import sys
+ms = dict((name, float(value)) for name, value in (line.rstrip("\n").split("\t") for line in open(sys.argv[1])))
+empty, ours, diy = ms["empty hook"], ms["gitjournal hook"], ms["diy git-log hook"]
+print(f"gitjournal / empty hook = {ours/empty:.2f}x (target <= 2.0x); gitjournal / diy = {ours/diy:.2f}x (target <= 1.0x)")
+if "baseline gitjournal hook" in ms:
+    base = ms["baseline gitjournal hook"]
+    print(f"baseline / empty hook = {base/empty:.2f}x; gitjournal / baseline = {ours/base:.2f}x")
+PY
+  exit 0
 fi
 hyperfine -N --warmup 5 --runs "${RUNS:-60}" --export-json "$BENCH/hook.json" \
   -n "no hook" "sh -c \"$(commit none)\"" \
