@@ -1,16 +1,54 @@
+import GitReader
+
 extension DayFacts {
   /// These facts, read from the repositories now, together with what an earlier record of the same day holds
   /// of repositories that were not read now (gone, unreadable, retired or no longer configured): the journal
   /// keeps what it recorded. A carried commit that was read again now, under any project, is not counted twice;
   /// a carried project whose name is also read now joins that project.
   ///
+  /// A commit read again keeps the branch it was recorded with (see `namingBranches(as:)`).
+  ///
   /// `readPaths`: the repositories whose commits were read now, so whose part of `recorded` is replaced.
   public func keeping(
     _ recorded: DayFacts?, readPaths: Set<String>
   ) -> (facts: DayFacts, carried: [ProjectFacts]) {
     guard let recorded, recorded.day == day else { return (self, []) }
+    let read = namingBranches(as: recorded)
     // The usual case: every recorded project was read again, so nothing is carried and nothing need be compared.
-    guard recorded.projects.contains(where: { !readPaths.contains($0.path) }) else { return (self, []) }
+    guard recorded.projects.contains(where: { !readPaths.contains($0.path) }) else { return (read, []) }
+    return read.carrying(recorded, readPaths: readPaths)
+  }
+
+  /// These facts with each commit that `recorded` holds with a branch under that branch. The name was given when
+  /// the commit was new (the hook names the branch checked out); the branches as they are now may no longer
+  /// show it (the branch was merged and deleted, renamed, or merged by a fast-forward), and the journal keeps
+  /// what it recorded.
+  func namingBranches(as recorded: DayFacts) -> DayFacts {
+    var recordedBranches: [ObjectID: String] = [:]
+    for project in recorded.projects {
+      for commit in project.commits { if let branch = commit.branch { recordedBranches[commit.id] = branch } }
+    }
+    guard !recordedBranches.isEmpty else { return self }
+    var isChanged = false
+    let projects = projects.map { project in
+      let isRenamed = project.commits.contains { commit in
+        recordedBranches[commit.id].map { $0 != commit.branch } ?? false
+      }
+      guard isRenamed else { return project }
+      isChanged = true
+      let commits = project.commits.map { commit in
+        var commit = commit
+        if let branch = recordedBranches[commit.id] { commit.branch = branch }
+        return commit
+      }
+      return ProjectFacts(name: project.name, path: project.path, isPrivate: project.isPrivate, commits: commits)
+    }
+    return isChanged ? DayFacts(day: day, projects: projects) : self
+  }
+
+  private func carrying(
+    _ recorded: DayFacts, readPaths: Set<String>
+  ) -> (facts: DayFacts, carried: [ProjectFacts]) {
     var seen = Set(projects.flatMap { $0.commits.map(\.id) })
     var carried: [ProjectFacts] = []
     for project in recorded.projects where !readPaths.contains(project.path) {

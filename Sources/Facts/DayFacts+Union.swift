@@ -10,6 +10,9 @@ extension DayFacts {
   /// `forgotten`: by machine, the commits it erased from its own records (`repos remove --forget`); they are
   /// left out of every other machine's records too, so that one forget is enough however many machines
   /// recorded them. A machine's own records are its present word and are not filtered by its own list.
+  ///
+  /// A commit taken from a machine that recorded it without a branch (its gitjournal predates branch names, or
+  /// the branch was gone when it read the commit) gets the branch the first other machine recorded.
   public static func union(
     of day: Day, records: [(host: String, facts: DayFacts)], forgotten: [String: Set<ObjectID>] = [:]
   ) -> DayFacts {
@@ -24,13 +27,26 @@ extension DayFacts {
         privateCommits.formUnion(project.commits.map(\.id))
       }
     }
+    var branches: [ObjectID: String] = [:]
+    for record in ordered {
+      for project in record.facts.projects {
+        for commit in project.commits where commit.branch != nil && branches[commit.id] == nil {
+          branches[commit.id] = commit.branch
+        }
+      }
+    }
     var order: [String] = []
     var byName: [String: (path: String, commits: [CommitRecord])] = [:]
     for record in ordered {
       let hidden = forgotten.filter { $0.key != record.host }.values.reduce(into: Set<ObjectID>()) { $0.formUnion($1) }
       for project in record.facts.projects {
-        let commits = project.commits.filter { !hidden.contains($0.id) && seen.insert($0.id).inserted }
+        var commits = project.commits.filter { !hidden.contains($0.id) && seen.insert($0.id).inserted }
         guard !commits.isEmpty else { continue }
+        if !branches.isEmpty {
+          for index in commits.indices where commits[index].branch == nil {
+            commits[index].branch = branches[commits[index].id]
+          }
+        }
         if byName[project.name] == nil {
           order.append(project.name)
           byName[project.name] = (project.path, [])

@@ -33,6 +33,20 @@ public struct DayReport: Codable, Equatable, Sendable {
     public var insertions: Int
     public var deletions: Int
     public var filesChanged: Int
+    /// The local branch it was made on, null on the default branch or when not known (see `CommitRecord.branch`).
+    public var branch: String?
+
+    // `branch` is written as null when absent, not left out.
+    public func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(id, forKey: .id)
+      try container.encode(authoredAt, forKey: .authoredAt)
+      try container.encode(subject, forKey: .subject)
+      try container.encode(insertions, forKey: .insertions)
+      try container.encode(deletions, forKey: .deletions)
+      try container.encode(filesChanged, forKey: .filesChanged)
+      try container.encode(branch, forKey: .branch)
+    }
   }
 
   // `narrative` is written as null when absent, not left out.
@@ -72,7 +86,7 @@ public struct DayReport: Codable, Equatable, Sendable {
           Commit(
             id: commit.id, authoredAt: calendar.isoTimestamp(commit.authoredAt), subject: commit.subject,
             insertions: commit.stats.insertions, deletions: commit.stats.deletions,
-            filesChanged: commit.stats.filesChanged)
+            filesChanged: commit.stats.filesChanged, branch: commit.branch)
         })
     }
   }

@@ -62,6 +62,7 @@ struct CommitReader {
     let walk = try HistoryWalk(
       repository: repository, tips: tips, stopBefore: stopBefore, tipTimes: tipTimes, covered: covered)
     tipTimes.save(keeping: tips)
+    var isAnyKept = false
     while let commit = try walk.next() {
       folded.trees[commit.id] = (commit.treeID, commit.parentID(0))
       let isMerge = commit.parentCount > 1
@@ -74,9 +75,24 @@ struct CommitReader {
         id: commit.id, authorName: author.name, authorEmail: author.email, authoredAt: author.time,
         authorOffsetMinutes: author.offsetMinutes, subject: commit.subject, isMerge: isMerge, stats: .zero)
       folded.add(WalkedCommit(record: record, committed: commit.committerTime), isNew: true)
+      isAnyKept = true
     }
+    if isAnyKept { try nameBranches(in: &folded) }
     let tipSet = Set(tips)
     return covered.allSatisfy { tipSet.contains($0) || walk.hasReached($0) }
+  }
+
+  /// Gives the commits this walk kept the branch they were made on (see `BranchAttribution`), from the commits it
+  /// read: cached ones keep the name they were given when they were new.
+  private func nameBranches(in folded: inout FoldedCommits) throws(GitError) {
+    let branches = try repository.branchTips()
+    let defaultBranch = repository.defaultBranch(among: branches.map(\.name))
+    let trees = folded.trees
+    let names = BranchAttribution.names(
+      branches: branches, defaultBranch: defaultBranch,
+      defaultLine: defaultBranch.map(repository.defaultLineTips) ?? [],
+      firstParent: { trees[$0].map(\.firstParent) })
+    folded.nameBranches(names)
   }
 
   /// The kept commits ordered by id, each new one with its line statistics (from the cache, else computed).

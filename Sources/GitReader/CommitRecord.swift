@@ -11,10 +11,13 @@ public struct CommitRecord: Hashable, Sendable {
   public var subject: String
   public var isMerge: Bool
   public var stats: DiffStats
+  /// The local branch the commit was made on (see `BranchAttribution`), as git spells it after `refs/heads/`;
+  /// nil on the default branch, on a detached HEAD, or when no branch still shows where it was made.
+  public var branch: String?
 
   public init(
     id: ObjectID, authorName: String, authorEmail: String, authoredAt: Int64, authorOffsetMinutes: Int,
-    subject: String, isMerge: Bool, stats: DiffStats
+    subject: String, isMerge: Bool, stats: DiffStats, branch: String? = nil
   ) {
     self.id = id
     self.authorName = authorName
@@ -24,6 +27,7 @@ public struct CommitRecord: Hashable, Sendable {
     self.subject = subject
     self.isMerge = isMerge
     self.stats = stats
+    self.branch = branch
   }
 
   /// What a rebased or cherry-picked copy shares with its original.

@@ -14,6 +14,14 @@ struct FoldedCommits {
     return .trees(new: tree, old: parentTree)
   }
 
+  /// Sets the branch of each kept commit met by this walk that `names` names.
+  mutating func nameBranches(_ names: [ObjectID: String]) {
+    guard !names.isEmpty else { return }
+    for (key, entry) in kept where entry.isNew {
+      if let name = names[entry.commit.record.id] { kept[key]?.commit.record.branch = name }
+    }
+  }
+
   mutating func add(_ commit: WalkedCommit, isNew: Bool) {
     let key = commit.record.copyKey
     if let other = kept[key]?.commit,

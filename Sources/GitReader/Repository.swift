@@ -4,7 +4,8 @@ import Support
 
 /// An open libgit2 repository. Not thread-safe: use one per task and copy what you need into value types.
 package final class Repository {
-  private let pointer: OpaquePointer
+  /// The libgit2 handle; internal for the extensions of this type (`Repository+Branches`).
+  let pointer: OpaquePointer
   /// Set by a worker that diffs many commits in a row (see `RecentObjects`).
   var recentObjects: RecentObjects?
 
@@ -125,7 +126,7 @@ package final class Repository {
   /// The id a branch points at, read from the reference alone: loading thousands of tip commits just to
   /// learn that they are old would cost most of a hook in a repository with many branches. A branch that
   /// does not point at a commit is dropped later, when the walk reads it.
-  private static func peeledCommitID(_ reference: OpaquePointer?) -> ObjectID? {
+  static func peeledCommitID(_ reference: OpaquePointer?) -> ObjectID? {
     if git_reference_type(reference) == GIT_REFERENCE_DIRECT {
       return git_reference_target(reference).map { ObjectID($0.pointee) }
     }

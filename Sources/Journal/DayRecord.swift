@@ -9,23 +9,36 @@ import Support
 ///
 /// One `StateFile`, in order: `day <format> <YYYY-MM-DD>`; per project `project <name> <path> <private 0|1>`
 /// followed by its commits, `commit <id> <author time> <offset minutes> <merge 0|1> <files> <insertions>
-/// <deletions> <author name> <author email> <subject>`; then `end`. A record without its `end` line, or of
-/// another format, is no record: it is ignored, never misread.
+/// <deletions> <author name> <author email> <subject>`, in format 2 followed by `<branch>` (empty for none);
+/// then `end`. A record without its `end` line, or of a format this reader does not know, is no record: it is
+/// ignored, never misread.
+///
+/// Records travel between machines that may run different versions. This reader reads formats 1 and 2. A day
+/// whose commits have no branch is written in format 1, byte for byte as before branches were named, so an
+/// older gitjournal reads it and an upgrade rewrites no record; a day with a branch is written in format 2,
+/// which an older gitjournal ignores like any record of an unknown format (fails closed): that machine's pages
+/// then lack this machine's share of the day until it is upgraded.
 enum DayRecord {
-  /// Bumped when the layout changes.
-  static let format: Int64 = 1
+  /// The newest layout; bumped when the layout changes.
+  static let format: Int64 = 2
+  /// The layout without branches, still written when a day has none.
+  static let formatWithoutBranches: Int64 = 1
 
   static func records(of facts: DayFacts) -> [[String]] {
-    var records = [["day", String(format), facts.day.description]]
+    let hasBranches = facts.projects.contains { $0.commits.contains { $0.branch != nil } }
+    let written = hasBranches ? format : formatWithoutBranches
+    var records = [["day", String(written), facts.day.description]]
     for project in facts.projects {
       records.append(["project", project.name, project.path, project.isPrivate ? "1" : "0"])
       for commit in project.commits {
         let stats = commit.stats
-        records.append([
+        var fields = [
           "commit", commit.id.hex, String(commit.authoredAt), String(commit.authorOffsetMinutes),
           commit.isMerge ? "1" : "0", String(stats.filesChanged), String(stats.insertions), String(stats.deletions),
           commit.authorName, commit.authorEmail, commit.subject,
-        ])
+        ]
+        if hasBranches { fields.append(commit.branch ?? "") }
+        records.append(fields)
       }
     }
     records.append(["end"])
@@ -38,6 +51,7 @@ enum DayRecord {
     var project: (name: String, path: String, isPrivate: Bool)?
     var commits: [CommitRecord] = []
     var isHeaderRead = false
+    var commitFields = 11
     var isComplete = false
     var isValid = true
     func closeProject() {
@@ -50,12 +64,14 @@ enum DayRecord {
     StateFile.read(path) { record in
       switch (record.text(0), isHeaderRead) {
       case ("day", false) where record.count == 3:
-        isHeaderRead = record.integer(1) == format && record.text(2) == day.description
+        let written = record.integer(1)
+        isHeaderRead = (written == format || written == formatWithoutBranches) && record.text(2) == day.description
         isValid = isHeaderRead
+        commitFields = written == format ? 12 : 11
       case ("project", true) where record.count == 4:
         closeProject()
         project = (record.text(1), record.text(2), record.text(3) == "1")
-      case ("commit", true) where record.count == 11 && project != nil:
+      case ("commit", true) where record.count == commitFields && project != nil:
         guard let id = record.objectID(1), let authoredAt = record.integer(2),
           let offset = record.integer(3), let files = record.integer(5), let insertions = record.integer(6),
           let deletions = record.integer(7), let offsetMinutes = Int(exactly: offset),
@@ -69,7 +85,8 @@ enum DayRecord {
           CommitRecord(
             id: id, authorName: record.text(8), authorEmail: record.text(9), authoredAt: authoredAt,
             authorOffsetMinutes: offsetMinutes, subject: record.text(10), isMerge: record.text(4) == "1",
-            stats: DiffStats(filesChanged: filesChanged, insertions: inserted, deletions: deleted)))
+            stats: DiffStats(filesChanged: filesChanged, insertions: inserted, deletions: deleted),
+            branch: commitFields == 12 && record.bytes(11).count > 0 ? record.text(11) : nil))
       case ("end", true):
         isComplete = true
       default:

@@ -48,9 +48,13 @@ public struct JournalPage: Equatable, Sendable {
       for commit in project.commits {
         let shortID = String(commit.id.prefix(7))
         let change = commit.isMerge ? "merge" : "+\(commit.stats.insertions) -\(commit.stats.deletions)"
+        // The branch is the user's text as the subject is, escaped and bounded the same way.
+        let branch = commit.branch.map {
+          " on " + MarkdownText.inline(MarkdownText.shortened($0, to: MarkdownText.longestBranch))
+        }
         lines.append(
           "- \(calendar.clockTime(commit.authoredAt)) \(MarkdownText.inline(MarkdownText.shortened(commit.subject))) "
-            + "(`\(shortID)`, \(change))")
+            + "(`\(shortID)`\(branch ?? ""), \(change))")
       }
     }
     blockBody = Self.body(lines: lines, links: links)

@@ -72,14 +72,17 @@ package enum MarkdownText {
 
   /// Subjects longer than this many characters are cut in the journal file (`show --json` keeps them whole).
   static let longestSubject = 200
+  /// Branch names longer than this are cut in the journal file, as subjects are: git sets no limit (a packed
+  /// ref can be any length), and the name shares its line with the subject.
+  static let longestBranch = 60
 
-  /// `text` cut to at most `longestSubject` characters at a word boundary, with an ellipsis, when longer.
-  static func shortened(_ text: String) -> String {
-    guard text.count > longestSubject else { return text }
-    var cut = text.prefix(longestSubject - 1)
+  /// `text` cut to at most `longest` characters at a word boundary, with an ellipsis, when longer.
+  static func shortened(_ text: String, to longest: Int = longestSubject) -> String {
+    guard text.count > longest else { return text }
+    var cut = text.prefix(longest - 1)
     // At the last space, unless that would leave less than half: one enormous word is cut where it is.
     if let space = cut.lastIndex(where: { $0 == " " }),
-      cut.distance(from: cut.startIndex, to: space) >= longestSubject / 2
+      cut.distance(from: cut.startIndex, to: space) >= longest / 2
     {
       cut = cut[..<space]
     }

@@ -35,7 +35,8 @@ enum JournalFileRenderer {
     return output.joined(separator: "\n")
   }
 
-  /// `- 09:12 Subject (`a1b2c3d`, +120 -8)`: time and id dim, counts green and red.
+  /// `- 09:12 Subject (`a1b2c3d`, +120 -8)` or `(`a1b2c3d` on feature/x, +120 -8)`: time and id dim, the
+  /// branch cyan, counts green and red.
   private static func commitLine(_ line: String, style: TerminalStyle) -> String? {
     let body = line.dropFirst(2)
     guard body.count > 6, body.dropFirst(5).first == " ", let open = body.range(of: " (`", options: .backwards),
@@ -44,13 +45,20 @@ enum JournalFileRenderer {
     let time = body.prefix(5)
     let subject = body[body.index(body.startIndex, offsetBy: 6)..<open.lowerBound]
     let details = body[open.upperBound..<body.index(before: body.endIndex)]
-    let parts = details.components(separatedBy: "`, ")
-    guard parts.count == 2 else { return nil }
-    let counts = parts[1].split(separator: " ").map { part -> String in
+    // The id has no backtick and the counts no comma; the branch, escaped, may have either.
+    guard let idEnd = details.firstIndex(of: "`"), let countsStart = details.range(of: ", ", options: .backwards),
+      countsStart.lowerBound > idEnd
+    else { return nil }
+    let id = details[..<idEnd]
+    let between = details[details.index(after: idEnd)..<countsStart.lowerBound]
+    guard between.isEmpty || between.hasPrefix(" on ") else { return nil }
+    let branch = between.isEmpty ? "" : style.cyan(String(between.dropFirst(4))) + " "
+    let counts = details[countsStart.upperBound...].split(separator: " ").map { part -> String in
       if part.hasPrefix("+") { return style.green(String(part)) }
       if part.hasPrefix("-") { return style.red(String(part)) }
       return String(part)
     }
-    return "  \(style.dim(String(time)))  \(subject)  \(style.dim(parts[0])) \(counts.joined(separator: " "))"
+    return
+      "  \(style.dim(String(time)))  \(subject)  \(style.dim(String(id))) \(branch)\(counts.joined(separator: " "))"
   }
 }

@@ -1,0 +1,45 @@
+/// Names the local branch each commit of a walk was made on, from the branches as they are now: a commit made on
+/// a feature branch sits on that branch's first-parent line, between its tip and the point where the line meets
+/// the default branch's; merging the branch brings it into the default branch through a merge's second parent,
+/// which leaves that line as it was.
+///
+/// - A commit on the default branch's first-parent line gets no name, even when another branch reaches it too:
+///   the default branch's own commits, a fast-forward merge's, and the history every branch forked from.
+/// - Otherwise it gets the branch whose first-parent line reaches it in the fewest steps; ties go to the name
+///   that sorts first, so the choice never depends on the order of the references.
+/// - A commit that no branch's first-parent line reaches gets no name: the branch it was made on was deleted
+///   after its merge, or only a merge brings the commit into a branch, or it was made on a detached HEAD.
+///
+/// A new commit is the tip of the branch checked out, so the hook names exactly that branch (nothing on the
+/// default branch or a detached HEAD). Only the walked commits are looked at: the lines stop where the walk did.
+enum BranchAttribution {
+  /// The name of each walked commit that gets one. `firstParent` is nil for a commit the walk did not read, else
+  /// its first parent (nil for a root commit). `defaultLine` holds the tips whose first-parent lines are the
+  /// default branch's (its local branch and its remote-tracking one); `defaultBranch` is its name.
+  static func names(
+    branches: [(name: String, id: ObjectID)], defaultBranch: String?, defaultLine: [ObjectID],
+    firstParent: (ObjectID) -> ObjectID??
+  ) -> [ObjectID: String] {
+    var onDefaultLine: Set<ObjectID> = []
+    for start in defaultLine {
+      var next: ObjectID? = start
+      while let id = next, case .some(let parent) = firstParent(id), onDefaultLine.insert(id).inserted { next = parent }
+    }
+    // All lines advance one step at a time, so the first to reach a commit is the nearest; within a step they go
+    // in the order of their names, which the next step keeps. A line that reaches a named commit stops: below
+    // it, the line that named it is as near and sorts first.
+    var frontier = branches.filter { $0.name != defaultBranch }.sorted { ($0.name, $0.id) < ($1.name, $1.id) }
+    var names: [ObjectID: String] = [:]
+    while !frontier.isEmpty {
+      var next: [(name: String, id: ObjectID)] = []
+      next.reserveCapacity(frontier.count)
+      for (name, id) in frontier {
+        guard !onDefaultLine.contains(id), names[id] == nil, case .some(let parent) = firstParent(id) else { continue }
+        names[id] = name
+        if let parent { next.append((name, parent)) }
+      }
+      frontier = next
+    }
+    return names
+  }
+}
