@@ -48,7 +48,8 @@ import Testing
       ])
     let commits = try #require(project["commits"] as? [[String: Any]])
     let commit = try #require(commits.first)
-    #expect(Set(commit.keys) == ["id", "authoredAt", "subject", "insertions", "deletions", "filesChanged"])
+    #expect(Set(commit.keys) == ["id", "authoredAt", "subject", "insertions", "deletions", "filesChanged", "branch"])
+    #expect(commit["branch"] is NSNull, "a commit on the default branch has branch null, not missing")
 
     #expect(object["date"] as? String == "2026-03-10")
     #expect(project["name"] as? String == "app")

@@ -54,6 +54,10 @@ import Testing
         "Login form": "feature/login", "Login check": "feature/login", "Main work": nil, "Merge feature/login": nil,
         "After the merge": nil,
       ])
+    // `show --json` always has the key: null when there is no branch.
+    let json = await sandbox.run("show", "2026-03-10", "--json")
+    #expect(json.standardOutput.contains("\"branch\" : \"feature/login\""))
+    #expect(json.standardOutput.contains("\"branch\" : null"))
   }
 
   @Test func stackedBranchesNameTheNearestAndTiesGoByName() async throws {

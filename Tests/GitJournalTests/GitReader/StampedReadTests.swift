@@ -46,14 +46,28 @@ import Testing
         cacheDirectory: stamped ? cache : nil, reusesWindows: stamped)
     }
 
-    /// What a read from nothing gives.
+    /// What a read from nothing gives, branch names aside: a stored read keeps the name each commit got when it
+    /// was new, where a read from nothing names it from the branches as they are now (see `BranchAttribution`).
     func full() throws -> [CommitRecord] {
-      try scan(stamped: false).commits(authoredFrom: StampedReadTests.dayStart, to: StampedReadTests.dayEnd).commits
+      Self.withoutBranches(
+        try scan(stamped: false).commits(authoredFrom: StampedReadTests.dayStart, to: StampedReadTests.dayEnd).commits)
     }
 
-    /// What the hook's read gives (the stored read when its stamp holds).
+    /// What the hook's read gives (the stored read when its stamp holds), branch names aside.
     func hooked() throws -> [CommitRecord] {
+      Self.withoutBranches(try hookedWithBranches())
+    }
+
+    func hookedWithBranches() throws -> [CommitRecord] {
       try scan(stamped: true).commits(authoredFrom: StampedReadTests.dayStart, to: StampedReadTests.dayEnd).commits
+    }
+
+    static func withoutBranches(_ records: [CommitRecord]) -> [CommitRecord] {
+      records.map { record in
+        var record = record
+        record.branch = nil
+        return record
+      }
     }
 
     /// Whether the hook's next read would come from the stored read without opening the repository.
@@ -142,6 +156,15 @@ import Testing
     try expectSeen(world) { try world.git("update-ref", "refs/heads/side", other) }
     try world.git("pack-refs", "--all")
     try expectSeen(world) { try world.git("branch", "-q", "-D", "side") }
+  }
+
+  @Test func aStoredReadKeepsTheBranchNames() throws {
+    let world = try World()
+    try world.git("switch", "-q", "-c", "topic")
+    let onTopic = try world.commit("On topic")
+    try world.settle()
+    #expect(world.isStamped)
+    #expect(try world.hookedWithBranches().first { $0.id.hex == onTopic }?.branch == "topic")
   }
 
   @Test func aCheckoutOfADetachedHead() throws {

@@ -121,4 +121,19 @@ import Testing
     try Data(text.dropLast("end\n".count).utf8).write(to: URL(fileURLWithPath: path))
     #expect(laptop.recorded(Self.day)?.commitCount == 3)
   }
+
+  /// A machine whose gitjournal predates branch names records none: the branch another machine recorded shows.
+  @Test func aBranchRecordedByAnyMachineShows() throws {
+    let plain = try Self.commit("a", at: 1_764_496_800, "Shared change")
+    var named = plain
+    named.branch = "topic"
+    let union = DayFacts.union(
+      of: Self.day,
+      records: [
+        ("alpha", DayFacts(day: Self.day, projects: [Self.project("app", "/a", [plain])])),
+        ("beta", DayFacts(day: Self.day, projects: [Self.project("app", "/b", [named])])),
+      ])
+    #expect(union.projects.map(\.path) == ["/a"])
+    #expect(union.projects.first?.commits.map(\.branch) == ["topic"])
+  }
 }

@@ -90,4 +90,28 @@ import Testing
     #expect(page.blockBody == "No commits")
     #expect(page.frontMatter.map(\.value) == ["2026-03-10", "0", "0", "0", "0"])
   }
+
+  /// A branch name is the user's text: escaped like a subject, and cut when long.
+  @Test func aCommitLineNamesItsBranchEscapedAndBounded() {
+    func line(branch: String?, isMerge: Bool = false) -> String {
+      let commit = CommitRecord(
+        id: ObjectID(hex: "a" + String(repeating: "1", count: 39))!, authorName: "Ada", authorEmail: "ada@example.com",
+        authoredAt: 1_773_133_500, authorOffsetMinutes: 0, subject: "Fix it", isMerge: isMerge,
+        stats: DiffStats(filesChanged: 1, insertions: 4, deletions: 2), branch: branch)
+      let facts = DayFacts(
+        day: JournalFixtures.day, projects: [ProjectFacts(name: "web", path: "/w", isPrivate: false, commits: [commit])]
+      )
+      let body = JournalPage(facts: facts, narrative: nil, calendar: JournalFixtures.calendar).blockBody
+      return body.split(separator: "\n").first { $0.hasPrefix("- ") }.map(String.init) ?? ""
+    }
+    #expect(line(branch: nil) == "- 09:05 Fix it (`a111111`, +4 -2)")
+    #expect(line(branch: "feature/login") == "- 09:05 Fix it (`a111111` on feature/login, +4 -2)")
+    #expect(line(branch: "topic", isMerge: true) == "- 09:05 Fix it (`a111111` on topic, merge)")
+    #expect(
+      line(branch: "x`<!-- gitjournal:end -->&\u{202E}")
+        == "- 09:05 Fix it (`a111111` on x\\`&lt;!-- gitjournal:end --&gt;&amp;\u{FFFD}, +4 -2)")
+    let long = String(repeating: "very-long-", count: 20)
+    let cut = "- 09:05 Fix it (`a111111` on " + long.prefix(MarkdownText.longestBranch - 1) + "…, +4 -2)"
+    #expect(line(branch: long) == cut)
+  }
 }

@@ -54,6 +54,17 @@ import Testing
     #expect(styled.contains("\u{1B}[2m09:00\u{1B}[0m"))
     #expect(styled.contains("Fix it"))
     #expect(JournalFileRenderer.render(file, style: TerminalStyle(isEnabled: false)) == file)
+
+    // With a branch: the same styles, and the branch in cyan between the id and the counts.
+    var named = facts.projects[0].commits[0]
+    named.branch = "feature/a, b"
+    let branched = JournalMerger.merge(
+      page: JournalPage(
+        facts: DayFacts(
+          day: facts.day, projects: [ProjectFacts(name: "app", path: "/x", isPrivate: false, commits: [named])]),
+        narrative: nil, calendar: calendar), into: nil, day: facts.day)
+    let styledBranch = JournalFileRenderer.render(branched, style: TerminalStyle(isEnabled: true))
+    #expect(styledBranch.contains("\u{1B}[2maaaaaaa\u{1B}[0m \u{1B}[36mfeature/a, b\u{1B}[0m \u{1B}[32m+12\u{1B}[0m"))
   }
 
   @Test func statsDrawsTheHeatmapWithTotalsAndTheBusiestDay() async throws {
