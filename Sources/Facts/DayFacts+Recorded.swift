@@ -22,28 +22,38 @@ extension DayFacts {
   /// These facts with each commit that `recorded` holds with a branch under that branch. The name was given when
   /// the commit was new (the hook names the branch checked out); the branches as they are now may no longer
   /// show it (the branch was merged and deleted, renamed, or merged by a fast-forward), and the journal keeps
-  /// what it recorded.
+  /// what it recorded. A commit is looked for in the recorded project of its repository, else in recorded
+  /// projects of repositories not read now.
   func namingBranches(as recorded: DayFacts) -> DayFacts {
-    var recordedBranches: [ObjectID: String] = [:]
-    for project in recorded.projects {
-      for commit in project.commits { if let branch = commit.branch { recordedBranches[commit.id] = branch } }
+    let paths = Set(projects.map(\.path))
+    var elsewhere: [ObjectID: String] = [:]
+    for project in recorded.projects where !paths.contains(project.path) {
+      for commit in project.commits { if let branch = commit.branch { elsewhere[commit.id] = branch } }
     }
-    guard !recordedBranches.isEmpty else { return self }
     var isChanged = false
-    let projects = projects.map { project in
-      let isRenamed = project.commits.contains { commit in
-        recordedBranches[commit.id].map { $0 != commit.branch } ?? false
+    let named = projects.map { project -> ProjectFacts in
+      let same = recorded.projects.first { $0.path == project.path }?.commits ?? []
+      guard !same.isEmpty || !elsewhere.isEmpty else { return project }
+      // Both lists are ordered by author time and id: one pass over each, no table.
+      var commits = project.commits
+      var isProjectChanged = false
+      var next = 0
+      for index in commits.indices {
+        let now = commits[index]
+        while next < same.count, (same[next].authoredAt, same[next].id) < (now.authoredAt, now.id) { next += 1 }
+        let branch =
+          next < same.count && same[next].id == now.id
+          ? same[next].branch : (elsewhere.isEmpty ? nil : elsewhere[now.id])
+        if let branch, branch != now.branch {
+          commits[index].branch = branch
+          isProjectChanged = true
+        }
       }
-      guard isRenamed else { return project }
+      guard isProjectChanged else { return project }
       isChanged = true
-      let commits = project.commits.map { commit in
-        var commit = commit
-        if let branch = recordedBranches[commit.id] { commit.branch = branch }
-        return commit
-      }
       return ProjectFacts(name: project.name, path: project.path, isPrivate: project.isPrivate, commits: commits)
     }
-    return isChanged ? DayFacts(day: day, projects: projects) : self
+    return isChanged ? DayFacts(day: day, projects: named) : self
   }
 
   private func carrying(

@@ -13,28 +13,34 @@
 /// A new commit is the tip of the branch checked out, so the hook names exactly that branch (nothing on the
 /// default branch or a detached HEAD). Only the walked commits are looked at: the lines stop where the walk did.
 enum BranchAttribution {
-  /// The name of each walked commit that gets one. `firstParent` is nil for a commit the walk did not read, else
+  /// The name of each walked commit that gets one; the empty name (which no branch can have) marks a commit of
+  /// the default branch's line, which gets none. `firstParent` is nil for a commit the walk did not read, else
   /// its first parent (nil for a root commit). `defaultLine` holds the tips whose first-parent lines are the
   /// default branch's (its local branch and its remote-tracking one); `defaultBranch` is its name.
   static func names(
     branches: [(name: String, id: ObjectID)], defaultBranch: String?, defaultLine: [ObjectID],
     firstParent: (ObjectID) -> ObjectID??
   ) -> [ObjectID: String] {
-    var onDefaultLine: Set<ObjectID> = []
+    var frontier = branches.filter { $0.name != defaultBranch }.sorted { ($0.name, $0.id) < ($1.name, $1.id) }
+    // A repository with the default branch only, as most hooks see it, names nothing.
+    guard !frontier.isEmpty else { return [:] }
+    // One table for both, so that each step of a line costs one lookup to know whether the commit is taken.
+    var names: [ObjectID: String] = [:]
     for start in defaultLine {
       var next: ObjectID? = start
-      while let id = next, case .some(let parent) = firstParent(id), onDefaultLine.insert(id).inserted { next = parent }
+      while let id = next, names[id] == nil, case .some(let parent) = firstParent(id) {
+        names[id] = ""
+        next = parent
+      }
     }
     // All lines advance one step at a time, so the first to reach a commit is the nearest; within a step they go
-    // in the order of their names, which the next step keeps. A line that reaches a named commit stops: below
-    // it, the line that named it is as near and sorts first.
-    var frontier = branches.filter { $0.name != defaultBranch }.sorted { ($0.name, $0.id) < ($1.name, $1.id) }
-    var names: [ObjectID: String] = [:]
+    // in the order of their names, which the next step keeps. A line that reaches a taken commit stops: below
+    // it, the line that took it is as near and sorts first, or it is the default branch's.
     while !frontier.isEmpty {
       var next: [(name: String, id: ObjectID)] = []
       next.reserveCapacity(frontier.count)
       for (name, id) in frontier {
-        guard !onDefaultLine.contains(id), names[id] == nil, case .some(let parent) = firstParent(id) else { continue }
+        guard names[id] == nil, case .some(let parent) = firstParent(id) else { continue }
         names[id] = name
         if let parent { next.append((name, parent)) }
       }

@@ -14,11 +14,14 @@ struct FoldedCommits {
     return .trees(new: tree, old: parentTree)
   }
 
-  /// Sets the branch of each kept commit met by this walk that `names` names.
+  /// Sets the branch of each kept commit met by this walk that `names` names (see `BranchAttribution.names`).
   mutating func nameBranches(_ names: [ObjectID: String]) {
     guard !names.isEmpty else { return }
-    for (key, entry) in kept where entry.isNew {
-      if let name = names[entry.commit.record.id] { kept[key]?.commit.record.branch = name }
+    // By index: a lookup by copy key would hash its email and subject again for every commit.
+    for index in kept.values.indices where kept.values[index].isNew {
+      if let name = names[kept.values[index].commit.record.id], !name.isEmpty {
+        kept.values[index].commit.record.branch = name
+      }
     }
   }
 

@@ -78,7 +78,8 @@ package enum MarkdownText {
 
   /// `text` cut to at most `longest` characters at a word boundary, with an ellipsis, when longer.
   static func shortened(_ text: String, to longest: Int = longestSubject) -> String {
-    guard text.count > longest else { return text }
+    // A string has no more characters than UTF-8 bytes, and its byte count costs nothing: most are never counted.
+    guard text.utf8.count > longest, text.count > longest else { return text }
     var cut = text.prefix(longest - 1)
     // At the last space, unless that would leave less than half: one enormous word is cut where it is.
     if let space = cut.lastIndex(where: { $0 == " " }),

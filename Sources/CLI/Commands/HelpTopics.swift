@@ -95,6 +95,7 @@ enum HelpTopics {
 
       ## notes-app
       - 09:12 Fix sync conflict (`a1b2c3d`, +120 -8)
+      - 17:40 Add export (`b2c3d4e` on feature/export, +6 -1)
 
       ← [[2026-11-27]] · [[2026-W49]] · [[2026-12-02]] →
       <!-- gitjournal:end checksum=... -->
@@ -105,6 +106,14 @@ enum HelpTopics {
     if you edit inside it, your text is moved just below the block on the next update, after a comment
     that says so. Subjects are escaped so that they cannot break the file. Files are replaced atomically
     under a lock, so concurrent commits never lose an update.
+
+    A commit made on a local branch other than the repository's default one names it ("on feature/export";
+    'show --json': "branch", null when none). The hook names the branch checked out: nothing on the
+    default branch or a detached HEAD. rebuild and show name the branch whose first-parent line reaches
+    the commit in the fewest steps (ties: the name that sorts first), and nothing for a commit on the
+    default branch's first-parent line or whose branch was deleted; a name once recorded is kept. The
+    default branch is the one origin/HEAD names, else init.defaultBranch, main or master when it is a
+    local branch, else the only branch. Names are escaped like subjects and cut after 60 characters.
 
     The last line of the block links the previous and next day that have a file and the day's week
     (journal.links = false leaves it out). A new day file updates that line in its neighbours, and only
