@@ -34,22 +34,22 @@ extension DayFacts {
     let named = projects.map { project -> ProjectFacts in
       let same = recorded.projects.first { $0.path == project.path }?.commits ?? []
       guard !same.isEmpty || !elsewhere.isEmpty else { return project }
-      // Both lists are ordered by author time and id: one pass over each, no table.
-      var commits = project.commits
-      var isProjectChanged = false
+      // Both lists are ordered by author time and id: one pass over each, no table, and no copy of a commit
+      // unless its name changes.
+      let read = project.commits
+      var commits: [CommitRecord]?
       var next = 0
-      for index in commits.indices {
-        let now = commits[index]
-        while next < same.count, (same[next].authoredAt, same[next].id) < (now.authoredAt, now.id) { next += 1 }
+      for index in read.indices {
+        let (time, id) = (read[index].authoredAt, read[index].id)
+        while next < same.count, (same[next].authoredAt, same[next].id) < (time, id) { next += 1 }
         let branch =
-          next < same.count && same[next].id == now.id
-          ? same[next].branch : (elsewhere.isEmpty ? nil : elsewhere[now.id])
-        if let branch, branch != now.branch {
-          commits[index].branch = branch
-          isProjectChanged = true
+          next < same.count && same[next].id == id ? same[next].branch : (elsewhere.isEmpty ? nil : elsewhere[id])
+        if let branch, branch != read[index].branch {
+          if commits == nil { commits = read }
+          commits?[index].branch = branch
         }
       }
-      guard isProjectChanged else { return project }
+      guard let commits else { return project }
       isChanged = true
       return ProjectFacts(name: project.name, path: project.path, isPrivate: project.isPrivate, commits: commits)
     }

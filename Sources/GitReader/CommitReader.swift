@@ -86,7 +86,10 @@ struct CommitReader {
   /// read: cached ones keep the name they were given when they were new.
   private func nameBranches(in folded: inout FoldedCommits) throws(GitError) {
     let branches = try repository.branchTips()
+    guard !branches.isEmpty else { return }
     let defaultBranch = repository.defaultBranch(among: branches.map(\.name))
+    // The default branch alone names nothing: its line need not be looked up.
+    guard branches.contains(where: { $0.name != defaultBranch }) else { return }
     let trees = folded.trees
     let names = BranchAttribution.names(
       branches: branches, defaultBranch: defaultBranch,
