@@ -25,9 +25,10 @@ extension DayFacts {
   /// what it recorded. A commit is looked for in the recorded project of its repository, else in recorded
   /// projects of repositories not read now.
   func namingBranches(as recorded: DayFacts) -> DayFacts {
-    let paths = Set(projects.map(\.path))
+    guard recorded.projects.contains(where: { $0.commits.contains { $0.branch != nil } }) else { return self }
     var elsewhere: [ObjectID: String] = [:]
-    for project in recorded.projects where !paths.contains(project.path) {
+    // A day has a few projects: compared one by one, not hashed.
+    for project in recorded.projects where !projects.contains(where: { $0.path == project.path }) {
       for commit in project.commits { if let branch = commit.branch { elsewhere[commit.id] = branch } }
     }
     var isChanged = false

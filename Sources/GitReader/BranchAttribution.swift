@@ -16,9 +16,10 @@ enum BranchAttribution {
   /// The name of each walked commit that gets one; the empty name (which no branch can have) marks a commit of
   /// the default branch's line, which gets none. `firstParent` is nil for a commit the walk did not read, else
   /// its first parent (nil for a root commit). `defaultLine` holds the tips whose first-parent lines are the
-  /// default branch's (its local branch and its remote-tracking one); `defaultBranch` is its name.
+  /// default branch's (its local branch and its remote-tracking one); `defaultBranch` is its name. `walked`, the
+  /// number of commits read, sizes the table once.
   static func names(
-    branches: [(name: String, id: ObjectID)], defaultBranch: String?, defaultLine: [ObjectID],
+    branches: [(name: String, id: ObjectID)], defaultBranch: String?, defaultLine: [ObjectID], walked: Int = 0,
     firstParent: (ObjectID) -> ObjectID??
   ) -> [ObjectID: String] {
     var frontier = branches.filter { $0.name != defaultBranch }.sorted { ($0.name, $0.id) < ($1.name, $1.id) }
@@ -26,6 +27,7 @@ enum BranchAttribution {
     guard !frontier.isEmpty else { return [:] }
     // One table for both, so that each step of a line costs one lookup to know whether the commit is taken.
     var names: [ObjectID: String] = [:]
+    names.reserveCapacity(walked)
     for start in defaultLine {
       var next: ObjectID? = start
       while let id = next, names[id] == nil, case .some(let parent) = firstParent(id) {

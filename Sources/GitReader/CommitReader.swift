@@ -82,8 +82,8 @@ struct CommitReader {
     return covered.allSatisfy { tipSet.contains($0) || walk.hasReached($0) }
   }
 
-  /// Gives the commits this walk kept the branch they were made on (see `BranchAttribution`), from the commits it
-  /// read: cached ones keep the name they were given when they were new.
+  /// Finds the branch each commit this walk read was made on (see `BranchAttribution`), for the new commits it
+  /// keeps: cached ones keep the name they were given when they were new.
   private func nameBranches(in folded: inout FoldedCommits) throws(GitError) {
     let branches = try repository.branchTips()
     guard !branches.isEmpty else { return }
@@ -91,20 +91,22 @@ struct CommitReader {
     // The default branch alone names nothing: its line need not be looked up.
     guard branches.contains(where: { $0.name != defaultBranch }) else { return }
     let trees = folded.trees
-    let names = BranchAttribution.names(
+    folded.branchNames = BranchAttribution.names(
       branches: branches, defaultBranch: defaultBranch,
-      defaultLine: defaultBranch.map(repository.defaultLineTips) ?? [],
+      defaultLine: defaultBranch.map(repository.defaultLineTips) ?? [], walked: trees.count,
       firstParent: { trees[$0].map(\.firstParent) })
-    folded.nameBranches(names)
   }
 
   /// The kept commits ordered by id, each new one with its line statistics (from the cache, else computed).
   private func withStats(_ folded: FoldedCommits) throws(GitError) -> [WalkedCommit] {
     var commits = folded.kept.values.map(\.commit).sorted { $0.record.id < $1.record.id }
     var toDiff: [(index: Int, id: ObjectID)] = []
+    let names = folded.branchNames
     for (index, commit) in commits.enumerated() {
+      guard folded.kept[commit.record.copyKey]?.isNew == true else { continue }
+      if !names.isEmpty, let name = names[commit.record.id], !name.isEmpty { commits[index].record.branch = name }
       // Like `git log`, a merge shows no diff of its own.
-      guard folded.kept[commit.record.copyKey]?.isNew == true, !commit.record.isMerge else { continue }
+      guard !commit.record.isMerge else { continue }
       let id = commit.record.id
       if let cached = statsCache.stats(for: id, authoredAt: commit.record.authoredAt) {
         commits[index].record.stats = cached

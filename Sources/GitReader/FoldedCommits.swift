@@ -5,6 +5,9 @@ struct FoldedCommits {
   private(set) var kept: [CommitRecord.CopyKey: (commit: WalkedCommit, isNew: Bool)] = [:]
   /// The tree and first parent of every commit the walk read, so that diffs need not read the commits again.
   var trees: [ObjectID: (tree: ObjectID, firstParent: ObjectID?)] = [:]
+  /// The branch each commit met by this walk was made on (see `BranchAttribution.names`), given to the kept ones
+  /// as their statistics are.
+  var branchNames: [ObjectID: String] = [:]
 
   /// What to diff for `id`: both trees when the walk saw the commit and its parent, else the commit alone.
   func diffTarget(of id: ObjectID) -> DiffTarget {
@@ -12,17 +15,6 @@ struct FoldedCommits {
     guard let parent else { return .trees(new: tree, old: nil) }
     guard let parentTree = trees[parent]?.tree else { return .commit(id) }
     return .trees(new: tree, old: parentTree)
-  }
-
-  /// Sets the branch of each kept commit met by this walk that `names` names (see `BranchAttribution.names`).
-  mutating func nameBranches(_ names: [ObjectID: String]) {
-    guard !names.isEmpty else { return }
-    // By index: a lookup by copy key would hash its email and subject again for every commit.
-    for index in kept.values.indices where kept.values[index].isNew {
-      if let name = names[kept.values[index].commit.record.id], !name.isEmpty {
-        kept.values[index].commit.record.branch = name
-      }
-    }
   }
 
   mutating func add(_ commit: WalkedCommit, isNew: Bool) {

@@ -1,4 +1,5 @@
 import CLibgit2
+import Foundation
 import Support
 
 /// The local branches by name, and which of them is the default one: what `BranchAttribution` names commits by.
@@ -15,15 +16,17 @@ extension Repository {
       if code == GIT_ITEROVER.rawValue { break }
       try check(code, "git_reference_next")
       defer { git_reference_free(reference) }
-      guard let id = Self.peeledCommitID(reference), let full = git_reference_name(reference) else { continue }
-      let name = String(cString: full)
-      guard name.hasPrefix(Self.branchPrefix) else { continue }
-      branches.append((String(name.dropFirst(Self.branchPrefix.count)), id))
+      guard let id = Self.peeledCommitID(reference), let full = git_reference_name(reference),
+        strncmp(full, Self.branchPrefix, Self.branchPrefixLength) == 0
+      else { continue }
+      // One string per branch, made from the bytes after the prefix.
+      branches.append((String(cString: full + Self.branchPrefixLength), id))
     }
     return branches
   }
 
   static let branchPrefix = "refs/heads/"
+  static let branchPrefixLength = branchPrefix.utf8.count
   static let originPrefix = "refs/remotes/origin/"
 
   /// The name of the repository's default branch: the one origin's HEAD names (`git clone` and
