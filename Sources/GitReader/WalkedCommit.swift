@@ -11,19 +11,20 @@ struct WalkedCommit: Equatable {
 
 extension WalkedCommit {
   /// The commit as a `StateFile` record: `<id> <author time> <offset minutes> <merge 0|1> <committer time>
-  /// <files> <insertions> <deletions> <name> <email> <subject> <branch>`, the branch empty for none.
+  /// <files> <insertions> <deletions> <name> <email> <subject> [<branch>]`, without the branch field for none (the
+  /// field costs the hook a little for every commit it reads from a cache).
   var fields: [String] {
     let numbers = [
       record.authoredAt, Int64(record.authorOffsetMinutes), record.isMerge ? 1 : 0, committed,
       Int64(record.stats.filesChanged), Int64(record.stats.insertions), Int64(record.stats.deletions),
     ]
-    return [record.id.hex] + numbers.map(String.init) + [
-      record.authorName, record.authorEmail, record.subject, record.branch ?? "",
-    ]
+    var fields = [record.id.hex] + numbers.map(String.init) + [record.authorName, record.authorEmail, record.subject]
+    if let branch = record.branch { fields.append(branch) }
+    return fields
   }
 
   /// The commit read back from its record, or nil when the record is not one. A record without the branch field
-  /// (written before branches were named) gives a commit without a branch.
+  /// (a commit without one, or written before branches were named) gives a commit without a branch.
   init?(_ fields: StateRecord) {
     guard fields.count == 11 || fields.count == 12, let id = fields.objectID(0) else { return nil }
     let numbers = (1...7).compactMap { fields.integer($0) }
