@@ -112,42 +112,19 @@ struct RebuildCommand: Command {
       return
     }
     let calendar = journaling.configuration.calendar
-    var added = 0
-    if !missing.isEmpty {
-      let progress = ProgressReporter(label: "days narrated", output: context.standardError)
-      progress.start(total: missing.count)
-      for facts in missing {
-        if Interruption.isRequested { break }
-        progress.advance()
-        let sentence = await Interruption.cancellingOnRequest {
-          await narrator.sentence(for: facts, calendar: calendar)
-        }
-        guard let sentence else {
-          if narrator.isBackingOff() { break }
-          continue
-        }
-        // A day that took commits since its facts were written keeps its newer facts, without this sentence.
-        if (try? await journaling.attach(sentence, to: facts)) == true { added += 1 }
-      }
-      progress.finish(verb: "asked")
-    }
+    let added = await Self.narrate(
+      Array(missing), label: "days narrated", isBackingOff: { narrator.isBackingOff() }, context: context,
+      ask: { await narrator.sentence(for: $0, calendar: calendar) },
+      // A day that took commits since its facts were written keeps its newer facts, without this sentence.
+      attach: { (try? await journaling.attach($0, to: $1)) == true }
+    ).count
     var addedPeriods: [PeriodFacts.Period] = []
-    if !missingPeriods.isEmpty && !narrator.isBackingOff() && !Interruption.isRequested {
-      let progress = ProgressReporter(label: "weeks and months narrated", output: context.standardError)
-      progress.start(total: missingPeriods.count)
-      for facts in missingPeriods {
-        if Interruption.isRequested { break }
-        progress.advance()
-        let sentence = await Interruption.cancellingOnRequest {
-          await narrator.sentence(for: facts, calendar: calendar)
-        }
-        guard let sentence else {
-          if narrator.isBackingOff() { break }
-          continue
-        }
-        if (try? await journaling.attach(sentence, to: facts)) == true { addedPeriods.append(facts.period) }
-      }
-      progress.finish(verb: "asked")
+    if !narrator.isBackingOff() && !Interruption.isRequested {
+      addedPeriods = await Self.narrate(
+        missingPeriods, label: "weeks and months narrated", isBackingOff: { narrator.isBackingOff() },
+        context: context, ask: { await narrator.sentence(for: $0, calendar: calendar) },
+        attach: { (try? await journaling.attach($0, to: $1)) == true }
+      ).map(\.period)
     }
     if added > 0 {
       context.standardOutput.line("Added the model's sentence to \(added) \(added == 1 ? "day" : "days").")
@@ -165,6 +142,29 @@ struct RebuildCommand: Command {
       context.standardError.line(
         "\(Self.count(left)) \(left.count == 1 ? "has" : "have") no sentence; see \(log.path).")
     }
+  }
+
+  /// Asks the model for each page in turn and attaches each sentence it gets, with a progress line; stops at
+  /// Ctrl-C or once the server failed into a pause. Returns the pages that got their sentence.
+  private static func narrate<Page: Sendable>(
+    _ pages: [Page], label: String, isBackingOff: () -> Bool, context: CommandContext,
+    ask: @escaping @Sendable (Page) async -> String?, attach: (String, Page) async -> Bool
+  ) async -> [Page] {
+    guard !pages.isEmpty else { return [] }
+    var attached: [Page] = []
+    let progress = ProgressReporter(label: label, output: context.standardError)
+    progress.start(total: pages.count)
+    for page in pages {
+      if Interruption.isRequested { break }
+      progress.advance()
+      guard let sentence = await Interruption.cancellingOnRequest({ await ask(page) }) else {
+        if isBackingOff() { break }
+        continue
+      }
+      if await attach(sentence, page) { attached.append(page) }
+    }
+    progress.finish(verb: "asked")
+    return attached
   }
 
   /// "1 week", "3 weeks and 1 month".
