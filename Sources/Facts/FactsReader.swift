@@ -44,6 +44,7 @@ public struct FactsReader: Sendable {
           reusesWindows: policy.reusesWindows)
         scan.excludePaths = sources.excludePaths + entries[index].excludePaths
         scan.ignoredAuthors = sources.ignoredAuthors
+        scan.reusesHistory = policy.reusesHistory
         group.addTask {
           (index, Result { () throws(RepositoryProblem) in try scan.commits(authoredFrom: span.start, to: end) })
         }

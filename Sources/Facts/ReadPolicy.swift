@@ -6,16 +6,24 @@ public struct ReadPolicy: Sendable, Equatable {
   /// A short span may come from the window cache when the repository's branches have not moved (the hook,
   /// `narrate`). False reads every repository afresh, so damage is found and reported (`rebuild`, `doctor`).
   public var reusesWindows: Bool
+  /// A long span may come from the history cache when the references it was read from are all as they were
+  /// (a second `rebuild`, see `HistoryCache`).
+  public var reusesHistory: Bool
 
-  public init(allAuthors: Bool, reusesWindows: Bool) {
+  public init(allAuthors: Bool, reusesWindows: Bool, reusesHistory: Bool = false) {
     self.allAuthors = allAuthors
     self.reusesWindows = reusesWindows
+    self.reusesHistory = reusesHistory
   }
 
   /// The hook: the user's commits, recent spans from the window cache.
   public static let hook = ReadPolicy(allAuthors: false, reusesWindows: true)
-  /// `rebuild`, `show`, `stats`, `doctor`: every repository read afresh.
+  /// `show`, `stats`, `doctor`: every repository read afresh.
   public static func fresh(allAuthors: Bool = false) -> ReadPolicy {
     ReadPolicy(allAuthors: allAuthors, reusesWindows: false)
+  }
+  /// `rebuild`: read afresh, except a long span whose references have not moved since the last rebuild read it.
+  public static func rebuild(allAuthors: Bool = false) -> ReadPolicy {
+    ReadPolicy(allAuthors: allAuthors, reusesWindows: false, reusesHistory: true)
   }
 }

@@ -12,6 +12,8 @@ struct CommitReader {
   let statsCache: StatsCache
   let tipTimes: TipTimes
   var windowCache = WindowCache(folder: nil)
+  /// Where a long span's records are kept with the references they came from (see `HistoryCache`).
+  var historyCache = HistoryCache(folder: nil)
   /// Threads that compute line statistics; each opens its own libgit2 handle.
   var workers = ProcessResources.activeProcessorCount
 
@@ -23,8 +25,32 @@ struct CommitReader {
   /// it passes `start`, so the cost follows the span asked for, not the history.
   ///
   /// A short span starts from the window cache: unchanged tips give its records as they are, and tips that
-  /// moved forward (a commit, a merge, a fetch) are walked only down to the old tips.
+  /// moved forward (a commit, a merge, a fetch) are walked only down to the old tips. A long span (a rebuild)
+  /// comes from the history cache, when it has one, while every reference it was read from is as it was.
   func commits(authoredFrom start: Int64?, to end: Int64?) throws(GitError) -> [CommitRecord] {
+    guard let start, let end, end - start > WindowCache.longestSpan, historyCache.isEnabled,
+      let key = historyKey(start: start, end: end)
+    else { return try walkedCommits(authoredFrom: start, to: end).map(\.record) }
+    if let cached = historyCache.commits(for: key) { return cached.map(\.record) }
+    let commits = try walkedCommits(authoredFrom: start, to: end)
+    // Kept only when nothing moved during the walk: the records are then exactly those of the references in `key`.
+    if historyKey(start: start, end: end) == key { historyCache.store(commits, for: key) }
+    return commits.map(\.record)
+  }
+
+  /// What decides a long span's records, or nil when they cannot be told from it: a mailmap from a blob (which may
+  /// name any reference), references that cannot be listed, a span that has not begun (walked whole, see `walk`).
+  private func historyKey(start: Int64, end: Int64) -> HistoryCache.Key? {
+    guard start <= Int64(Date().timeIntervalSince1970), repository.configString("mailmap.blob") == nil,
+      let references = repository.walkReferences()
+    else { return nil }
+    let span = WindowCache.Key(
+      start: start, end: end, authors: authors, includeMerges: includeMerges, mailmap: repository.mailmapSources())
+    return HistoryCache.Key(span: span, references: references)
+  }
+
+  /// The span's commits read from the repository (a short span's from the window cache when it can).
+  private func walkedCommits(authoredFrom start: Int64?, to end: Int64?) throws(GitError) -> [WalkedCommit] {
     let tips = try repository.tipIDs()
     var key: WindowCache.Key?
     if let start, let end, end - start <= WindowCache.longestSpan, windowCache.isEnabled {
@@ -34,7 +60,7 @@ struct CommitReader {
     var folded = FoldedCommits()
     var isComplete = false
     if let key, let cached = windowCache.window(for: key) {
-      if Set(cached.tips) == Set(tips) { return cached.commits.map(\.record) }
+      if Set(cached.tips) == Set(tips) { return cached.commits }
       for commit in cached.commits { folded.add(commit, isNew: false) }
       isComplete = try walk(from: tips, covered: Set(cached.tips), authoredFrom: start, to: end, into: &folded)
     }
@@ -44,7 +70,7 @@ struct CommitReader {
     }
     let commits = try withStats(folded)
     if let key { windowCache.store(WindowCache.Window(tips: tips, commits: commits), for: key) }
-    return commits.map(\.record)
+    return commits
   }
 
   /// Adds the commits reachable from `tips` in the span to `folded`, without going below the `covered` ids

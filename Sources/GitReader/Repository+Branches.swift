@@ -59,3 +59,33 @@ extension Repository {
     }
   }
 }
+
+extension Repository {
+  /// The references a journal walk and its branch names start from, as text: every local branch with its target,
+  /// HEAD (its target and what it points at), origin's HEAD, `init.defaultBranch`, and origin's copy of the
+  /// default branch. Equal texts give equal walks (see `HistoryCache`); nil when the refs cannot be listed.
+  func walkReferences() -> String? {
+    guard let branches = try? branchTips() else { return nil }
+    var text = ""
+    for branch in branches.sorted(by: { $0.name < $1.name }) { text += "branch \(branch.id.hex) \(branch.name)\n" }
+    for name in ["HEAD", Self.originPrefix + "HEAD"] {
+      var reference: OpaquePointer?
+      guard git_reference_lookup(&reference, pointer, name) == 0 else {
+        text += "\(name) none\n"
+        continue
+      }
+      defer { git_reference_free(reference) }
+      let symbolic = git_reference_symbolic_target(reference).map { String(cString: $0) } ?? ""
+      text += "\(name) \(symbolic) \(Self.peeledCommitID(reference)?.hex ?? "none")\n"
+    }
+    // Which branch is the default follows from what is above and `init.defaultBranch`; its line starts from its
+    // local branch (above) and origin's copy of it.
+    text += "init.defaultBranch \(configString("init.defaultBranch") ?? "")\n"
+    if let name = defaultBranch(among: branches.map(\.name)) {
+      var oid = git_oid()
+      let found = git_reference_name_to_id(&oid, pointer, Self.originPrefix + name) == 0
+      text += "default \(name) \(found ? ObjectID(oid).hex : "none")\n"
+    }
+    return text
+  }
+}

@@ -13,6 +13,8 @@ package struct RepositoryScan {
   let cacheDirectory: String?
   /// Whether a short span may come from the window cache (see `WindowCache`).
   var reusesWindows = false
+  /// Whether a long span may come from the history cache (see `HistoryCache`).
+  package var reusesHistory = false
   /// Files left out of files-changed and line counts (`journal.excludePaths` and the repository's own).
   package var excludePaths: [String] = []
   /// With `allAuthors`: authors whose commits still do not count (`journal.ignoreAuthors`), emails or globs.
@@ -59,7 +61,8 @@ package struct RepositoryScan {
       let reader = CommitReader(
         repository: repository, authors: authors, includeMerges: includeMerges, pathFilter: filter,
         statsCache: StatsCache(folder: folder), tipTimes: TipTimes(folder: folder),
-        windowCache: WindowCache(folder: reusesWindows ? folder : nil))
+        windowCache: WindowCache(folder: reusesWindows ? folder : nil),
+        historyCache: HistoryCache(folder: reusesHistory ? folder : nil))
       let scanned = ScannedRepository(
         isBare: repository.isBare, commits: try reader.commits(authoredFrom: start, to: end),
         commonDirectory: repository.commonDirectory)

@@ -63,7 +63,7 @@ struct RebuildCommand: Command {
     Interruption.install()
     let progress = ProgressReporter(label: "days with commits", output: context.standardError)
     let report = try await journaling.rebuild(
-      days: days.sorted(), policy: .fresh(allAuthors: allAuthors), onRead: { progress.start(total: $0) },
+      days: days.sorted(), policy: .rebuild(allAuthors: allAuthors), onRead: { progress.start(total: $0) },
       onWritten: { progress.advance() }, shouldStop: { Interruption.isRequested })
     progress.finish(verb: "written")
     for skipped in report.skipped { context.standardError.line("warning: \(skipped)") }
