@@ -32,23 +32,34 @@ public struct FactsReader: Sendable {
       let width = max(1, ProcessResources.activeProcessorCount)
       var next = 0
       func addNext() {
-        // A retired repository gives only what was authored before its retirement; a span that begins after it
-        // is not read at all, so what the records hold of it is kept.
-        while next < entries.count, let retiredAt = entries[next].retiredAt, retiredAt <= span.start { next += 1 }
-        guard next < entries.count else { return }
-        let index = next
-        let end = entries[index].retiredAt.map { min($0, span.end) } ?? span.end
-        var scan = RepositoryScan(
-          path: entries[index].path, configuredAuthors: sources.authors, allAuthors: policy.allAuthors,
-          includeMerges: sources.includeMerges, cacheDirectory: sources.cacheDirectory,
-          reusesWindows: policy.reusesWindows)
-        scan.excludePaths = sources.excludePaths + entries[index].excludePaths
-        scan.ignoredAuthors = sources.ignoredAuthors
-        scan.reusesHistory = policy.reusesHistory
-        group.addTask {
-          (index, Result { () throws(RepositoryProblem) in try scan.commits(authoredFrom: span.start, to: end) })
+        while next < entries.count {
+          let index = next
+          next += 1
+          // A retired repository gives only what was authored before its retirement; a span that begins after
+          // it is not read at all, so what the records hold of it is kept.
+          if let retiredAt = entries[index].retiredAt, retiredAt <= span.start { continue }
+          let end = entries[index].retiredAt.map { min($0, span.end) } ?? span.end
+          var scan = RepositoryScan(
+            path: entries[index].path, configuredAuthors: sources.authors, allAuthors: policy.allAuthors,
+            includeMerges: sources.includeMerges, cacheDirectory: sources.cacheDirectory,
+            reusesWindows: policy.reusesWindows)
+          scan.excludePaths = sources.excludePaths + entries[index].excludePaths
+          scan.ignoredAuthors = sources.ignoredAuthors
+          scan.reusesHistory = policy.reusesHistory
+          // A repository whose stamp holds is answered here from one small file: a task of its own would cost
+          // the hook more than the answer does, a hundred times over with a hundred quiet repositories.
+          if let stored = scan.storedCommits(authoredFrom: span.start, to: end) {
+            outcomes[index] = .success(stored)
+            continue
+          }
+          group.addTask {
+            let outcome = Result { () throws(RepositoryProblem) in
+              try scan.commits(authoredFrom: span.start, to: end, checkingStored: false)
+            }
+            return (index, outcome)
+          }
+          return
         }
-        next += 1
       }
       for _ in 0..<width { addNext() }
       while let (index, outcome) = await group.next() {

@@ -86,7 +86,8 @@ package final class Repository {
   private static func trimmedPath(_ cString: UnsafePointer<CChar>?) -> String? {
     guard let cString else { return nil }
     var path = String(cString: cString)
-    while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
+    // Counted in bytes: `count` walks the whole path by characters, and this runs for every configured repository.
+    while path.utf8.count > 1 && path.utf8.last == UInt8(ascii: "/") { path.removeLast() }
     return path
   }
 

@@ -32,9 +32,19 @@ package struct RepositoryScan {
     self.reusesWindows = reusesWindows
   }
 
-  package func commits(authoredFrom start: Int64?, to end: Int64?) throws(RepositoryProblem) -> ScannedRepository {
+  /// The read kept from an earlier run for this span, while its stamp holds (see `StampedRead`); nil when the
+  /// repository must be opened.
+  package func storedCommits(authoredFrom start: Int64?, to end: Int64?) -> ScannedRepository? {
+    stampedRead(authoredFrom: start, to: end)?.current()
+  }
+
+  /// The commits authored in the span. `checkingStored` false skips `storedCommits`, for a caller that has just
+  /// asked it.
+  package func commits(
+    authoredFrom start: Int64?, to end: Int64?, checkingStored: Bool = true
+  ) throws(RepositoryProblem) -> ScannedRepository {
     let stamped = stampedRead(authoredFrom: start, to: end)
-    if let read = stamped?.current() { return read }
+    if checkingStored, let read = stamped?.current() { return read }
     let repository = try Repository.openJournaled(at: path)
     // Before the author check: a fresh repository has no commits to attribute, whoever will make them.
     if repository.isEmpty {

@@ -25,7 +25,7 @@ struct StampedRead {
   init(cacheDirectory: String?, root: String, query: [String]) {
     path = cacheDirectory.map { $0 + "/reads-v1/" + Self.name(of: root) + ".tsv" }
     self.root = root
-    self.query = query + [Self.environment("HOME"), Self.environment("XDG_CONFIG_HOME")]
+    self.query = query + Self.configEnvironment
   }
 
   /// The stored read, when it was stored for this query and every stamped path stamps as it did.
@@ -38,10 +38,10 @@ struct StampedRead {
     StateFile.read(path) { record in
       defer { index += 1 }
       switch index {
-      case 0: return record.count == 2 && record.text(0) == "read" && record.text(1) == root
-      case 1: return record.count == query.count + 1 && record.text(0) == "query" && matches(record, query)
+      case 0: return record.count == 2 && record.field(0, is: "read") && record.field(1, equals: root)
+      case 1: return record.count == query.count + 1 && record.field(0, is: "query") && matches(record, query)
       case 2:
-        guard record.count == 3, record.text(0) == "repository", let bare = record.integer(1), bare <= 1 else {
+        guard record.count == 3, record.field(0, is: "repository"), let bare = record.integer(1), bare <= 1 else {
           return false
         }
         scanned.isBare = bare == 1
@@ -49,7 +49,7 @@ struct StampedRead {
         return true
       default:
         if inCommits {
-          if record.count == 1 && record.text(0) == "end" {
+          if record.count == 1 && record.field(0, is: "end") {
             isComplete = true
             return false
           }
@@ -57,7 +57,7 @@ struct StampedRead {
           scanned.commits.append(commit.record)
           return true
         }
-        if record.count == 1 && record.text(0) == "commits" {
+        if record.count == 1 && record.field(0, is: "commits") {
           inCommits = true
           return true
         }
@@ -85,7 +85,7 @@ struct StampedRead {
   }
 
   private func matches(_ record: StateRecord, _ fields: [String]) -> Bool {
-    fields.indices.allSatisfy { record.text($0 + 1) == fields[$0] }
+    fields.indices.allSatisfy { record.field($0 + 1, equals: fields[$0]) }
   }
 
   private static func fields(_ file: String, _ stamp: PathStamp) -> [String] {
@@ -104,42 +104,55 @@ struct StampedRead {
 
   /// Whether the path of a stamp record stamps as the record says; false for a record that is not one.
   private static func holds(_ record: StateRecord) -> Bool {
-    let kind = record.bytes(0)
     let expected: PathStamp
-    if kind.elementsEqual("absent".utf8) && record.count == 2 {
+    if record.count == 2 && record.field(0, is: "absent") {
       expected = .absent
-    } else if (kind.elementsEqual("node".utf8) && record.count == 5)
-      || (kind.elementsEqual("full".utf8) && record.count == 10)
+    } else if (record.count == 5 && record.field(0, is: "node")) || (record.count == 10 && record.field(0, is: "full"))
     {
-      func number(_ index: Int) -> Int64 { record.integer(index) ?? -1 }
       let isFull = record.count == 10
-      func time(_ at: Int) -> PathStamp.Timestamp {
-        isFull ? PathStamp.Timestamp(seconds: number(at), nanoseconds: number(at + 1)) : PathStamp.Timestamp()
+      // The numbers are parsed in one pass over the record: the hook checks a dozen for each stamped path.
+      let parsed = withUnsafeTemporaryAllocation(of: Int64.self, capacity: 8) { numbers -> PathStamp? in
+        let count = isFull ? 8 : 3
+        guard record.integers(from: 2, into: UnsafeMutableBufferPointer(rebasing: numbers[0..<count])) else {
+          return nil
+        }
+        let folder = numbers[0]
+        guard folder == 0 || folder == 1, numbers[1] >= 0, numbers[2] >= 0 else { return nil }
+        func time(_ at: Int) -> PathStamp.Timestamp {
+          isFull ? PathStamp.Timestamp(seconds: numbers[at], nanoseconds: numbers[at + 1]) : PathStamp.Timestamp()
+        }
+        return PathStamp(
+          kind: isFull ? .full : .node, isFolder: folder == 1, device: UInt64(numbers[1]), inode: UInt64(numbers[2]),
+          size: isFull ? numbers[3] : 0, modified: time(4), changed: time(6))
       }
-      let folder = number(2)
-      guard folder == 0 || folder == 1, number(3) >= 0, number(4) >= 0 else { return false }
-      expected = PathStamp(
-        kind: isFull ? .full : .node, isFolder: folder == 1, device: UInt64(number(3)), inode: UInt64(number(4)),
-        size: isFull ? number(5) : 0, modified: time(6), changed: time(8))
+      guard let parsed else { return false }
+      expected = parsed
     } else {
       return false
     }
-    let path = record.bytes(1)
     let measuredKind: PathStamp.Kind = expected.kind == .absent ? .full : expected.kind
     // An escaped path (a tab or a backslash in it) is unescaped first.
     let measured =
-      path.contains(92)
-      ? PathStamp(path: record.text(1), kind: measuredKind) : PathStamp(pathBytes: path, kind: measuredKind)
+      record.isEscaped(1)
+      ? PathStamp(path: record.text(1), kind: measuredKind) : PathStamp(pathBytes: record.bytes(1), kind: measuredKind)
     return measured == expected
   }
 
   /// FNV-1a of the folder's bytes, in hex: a name, not a check (the first record holds the folder).
   private static func name(of root: String) -> String {
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in root.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-    let hex = String(hash, radix: 16)
-    return String(repeating: "0", count: 16 - hex.count) + hex
+    var bytes = root
+    bytes.withUTF8 { for byte in $0 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 } }
+    let digits = Array("0123456789abcdef".utf8)
+    return String(unsafeUninitializedCapacity: 16) { buffer in
+      for index in 0..<16 { buffer[index] = digits[Int((hash >> UInt64(60 - 4 * index)) & 0xf)] }
+      return 16
+    }
   }
+
+  /// `HOME` and `XDG_CONFIG_HOME`, which decide the global config files: read once, as libgit2 finds those files
+  /// once per process.
+  private static let configEnvironment = [environment("HOME"), environment("XDG_CONFIG_HOME")]
 
   private static func environment(_ name: String) -> String {
     guard let value = getenv(name) else { return "" }

@@ -20,16 +20,26 @@ package enum StateFile {
     bytes.withUnsafeBytes { buffer in
       // Line feeds and tabs are found with memchr, which looks at many bytes at once: a hook reads a dozen of
       // these files per repository, and a byte-by-byte scan cost it about 2,000 instructions a line.
-      var tabs: [Int] = []
+      // The tabs' positions go to one buffer reused for every line, grown when a line has more fields.
+      var tabs = UnsafeMutableBufferPointer<Int>.allocate(capacity: 32)
+      defer { tabs.deallocate() }
       var lineStart = 0
       while let lineEnd = StateFile.firstIndex(of: 10, in: buffer, from: lineStart, to: buffer.count) {
-        tabs.removeAll(keepingCapacity: true)
+        var tabCount = 0
         var position = lineStart
         while let tab = StateFile.firstIndex(of: 9, in: buffer, from: position, to: lineEnd) {
-          tabs.append(tab)
+          if tabCount == tabs.count {
+            let grown = UnsafeMutableBufferPointer<Int>.allocate(capacity: tabs.count * 2)
+            _ = grown.initialize(from: tabs)
+            tabs.deallocate()
+            tabs = grown
+          }
+          tabs[tabCount] = tab
+          tabCount += 1
           position = tab + 1
         }
-        let record = StateRecord(buffer: buffer, start: lineStart, end: lineEnd, tabs: tabs)
+        let record = StateRecord(
+          buffer: buffer, start: lineStart, end: lineEnd, tabs: UnsafeBufferPointer(rebasing: tabs[0..<tabCount]))
         guard body(record) else { return }
         lineStart = lineEnd + 1
       }

@@ -1,13 +1,19 @@
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// One line of a `StateFile`, read in place: its fields are looked at only when asked for, and only while the
 /// reader's callback runs.
 package struct StateRecord {
   private let buffer: UnsafeRawBufferPointer
   private let start: Int
   private let end: Int
-  /// The positions of the tabs between fields.
-  private let tabs: [Int]
+  /// The positions of the tabs between fields (the reader's buffer, valid while the callback runs).
+  private let tabs: UnsafeBufferPointer<Int>
 
-  init(buffer: UnsafeRawBufferPointer, start: Int, end: Int, tabs: [Int]) {
+  init(buffer: UnsafeRawBufferPointer, start: Int, end: Int, tabs: UnsafeBufferPointer<Int>) {
     self.buffer = buffer
     self.start = start
     self.end = end
@@ -53,19 +59,79 @@ package struct StateRecord {
 
   /// Field `index` as a decimal integer (an optional minus sign and at most 18 digits, nothing else), or nil.
   package func integer(_ index: Int) -> Int64? {
-    let field = bytes(index)
-    var position = field.startIndex
-    let isNegative = position < field.endIndex && field[position] == UInt8(ascii: "-")
-    if isNegative { position += 1 }
-    let digits = field.endIndex - position
+    let field = UnsafeRawBufferPointer(rebasing: bytes(index))
+    // Read through the raw buffer, whose loads are not checked against the slice's bounds a second time: a
+    // hook checks a dozen numbers for each of the paths it stamps.
+    var position = 0
+    let isNegative = !field.isEmpty && field[0] == UInt8(ascii: "-")
+    if isNegative { position = 1 }
+    let digits = field.count - position
     guard digits > 0 && digits <= 18 else { return nil }
     var value: Int64 = 0
-    while position < field.endIndex {
-      let digit = field[position]
-      guard digit >= 48 && digit <= 57 else { return nil }
-      value = value * 10 + Int64(digit - 48)
+    while position < field.count {
+      let digit = field[position] &- 48
+      guard digit <= 9 else { return nil }
+      value = value &* 10 &+ Int64(digit)
       position += 1
     }
     return isNegative ? -value : value
+  }
+
+  /// Fields `first` to the last as decimal integers (each as `integer` takes it) into `numbers`, in one pass over
+  /// their bytes; false when the record does not have exactly `numbers.count` fields from `first` on, or one of
+  /// them is not such a number.
+  package func integers(from first: Int, into numbers: UnsafeMutableBufferPointer<Int64>) -> Bool {
+    guard first >= 0, count - first == numbers.count, !numbers.isEmpty else { return false }
+    let from = first == 0 ? start : tabs[first - 1] + 1
+    let bytes = UnsafeRawBufferPointer(rebasing: buffer[from..<end])
+    var field = 0
+    var value: Int64 = 0
+    var digits = 0
+    var isNegative = false
+    var position = 0
+    while true {
+      let byte: UInt8 = position < bytes.count ? bytes[position] : 9
+      if byte == 9 {
+        guard digits > 0 && digits <= 18 else { return false }
+        numbers[field] = isNegative ? -value : value
+        field += 1
+        if position >= bytes.count { return field == numbers.count }
+        value = 0
+        digits = 0
+        isNegative = false
+      } else if byte == UInt8(ascii: "-") && digits == 0 && !isNegative {
+        isNegative = true
+      } else {
+        let digit = byte &- 48
+        guard digit <= 9 else { return false }
+        value = value &* 10 &+ Int64(digit)
+        digits += 1
+      }
+      position += 1
+    }
+  }
+
+  /// Whether field `index` holds exactly `expected`'s bytes (escapes not undone).
+  package func field(_ index: Int, is expected: StaticString) -> Bool {
+    let field = UnsafeRawBufferPointer(rebasing: bytes(index))
+    guard field.count == expected.utf8CodeUnitCount else { return false }
+    guard let base = field.baseAddress else { return true }
+    return memcmp(base, expected.utf8Start, field.count) == 0
+  }
+
+  /// Whether field `index`, escapes undone, is `text`, compared byte for byte (a path is its bytes).
+  package func field(_ index: Int, equals text: String) -> Bool {
+    if isEscaped(index) { return self.text(index).utf8.elementsEqual(text.utf8) }
+    let field = UnsafeRawBufferPointer(rebasing: bytes(index))
+    let same = text.utf8.withContiguousStorageIfAvailable { utf8 in
+      utf8.count == field.count && (field.isEmpty || memcmp(field.baseAddress!, utf8.baseAddress!, field.count) == 0)
+    }
+    return same ?? field.elementsEqual(text.utf8)
+  }
+
+  /// Whether field `index` holds a backslash, that is, an escape.
+  package func isEscaped(_ index: Int) -> Bool {
+    let field = bytes(index)
+    return StateFile.firstIndex(of: 92, in: buffer, from: field.startIndex, to: field.endIndex) != nil
   }
 }

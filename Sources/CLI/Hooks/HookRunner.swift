@@ -172,12 +172,18 @@ struct HookRunner {
 
   /// Whether the committing repository (or a linked worktree of it) is one the journal reads.
   static func isConfigured(_ repository: Repository, root: String, in configuration: Configuration) -> Bool {
-    configuration.repositories.contains { !$0.isRetired && names(repository, root: root, entry: $0) }
+    let commonDirectory = repository.commonDirectory
+    return configuration.repositories.contains {
+      !$0.isRetired && names(commonDirectory: commonDirectory, root: root, entry: $0)
+    }
   }
 
   /// Whether `entry` is the committing repository (at `root`) or the repository it is a linked worktree of.
   static func names(_ repository: Repository, root: String, entry: RepositoryEntry) -> Bool {
-    let commonDirectory = repository.commonDirectory
-    return entry.path == root || entry.path == commonDirectory || entry.path + "/.git" == commonDirectory
+    names(commonDirectory: repository.commonDirectory, root: root, entry: entry)
+  }
+
+  private static func names(commonDirectory: String, root: String, entry: RepositoryEntry) -> Bool {
+    entry.path == root || entry.path == commonDirectory || entry.path + "/.git" == commonDirectory
   }
 }

@@ -62,6 +62,56 @@ import Testing
     #expect(fields == [[id.hex, "0", "-42", "999999999999999999"], ["nil", "nil", "nil", "nil", "nil", "nil"]])
   }
 
+  /// The one-pass reading of a record's numbers (what the hook checks each stamped path with) agrees with reading
+  /// them one field at a time, for numbers, near-numbers and records of the wrong length; and a line of many
+  /// fields (past the reader's first tab buffer) comes back whole.
+  @Test func numbersReadInOnePassAgreeWithEachField() throws {
+    var random = SeededGenerator(seed: 0x4e55_4d53)
+    let pieces = [
+      "0", "7", "42", "-", "-3", "1796169769", "999999999999999999", "9999999999999999999", "+1", "4 2", "", "x",
+    ]
+    var records: [[String]] = []
+    for _ in 0..<400 {
+      records.append((0..<Int.random(in: 1...9, using: &random)).map { _ in pieces.randomElement(using: &random)! })
+    }
+    records.append((0..<100).map(String.init))
+    let path = scratch.path("one-pass.tsv")
+    try StateFile.write(records, to: path)
+    var checked = 0
+    StateFile.read(path) { record in
+      for first in 0..<record.count {
+        for wanted in [record.count - first, record.count - first + 1, max(1, record.count - first - 1)] {
+          let single = (first..<record.count).map { record.integer($0) }
+          let together = [Int64](unsafeUninitializedCapacity: wanted) { buffer, count in
+            count = record.integers(from: first, into: buffer) ? wanted : 0
+          }
+          let expected = wanted == single.count && single.allSatisfy { $0 != nil } ? single.map { $0! } : []
+          #expect(together == expected, "fields \(first)... of \((0..<record.count).map { record.text($0) })")
+          checked += 1
+        }
+      }
+      #expect((0..<record.count).allSatisfy { record.field($0, equals: record.text($0)) })
+      #expect(
+        !record.field(0, equals: record.text(0) + "x") && !record.field(0, equals: String(record.text(0).dropLast()))
+          || record.text(0).isEmpty)
+      return true
+    }
+    #expect(checked > 1000)
+    #expect(Self.read(path) == records)
+  }
+
+  /// A field is compared with its escapes undone.
+  @Test func escapedFieldsCompareUnescaped() throws {
+    let path = scratch.path("escaped.tsv")
+    try StateFile.write([["a\tb\\c", "plain"]], to: path)
+    StateFile.read(path) { record in
+      #expect(record.isEscaped(0) && !record.isEscaped(1))
+      #expect(record.field(0, equals: "a\tb\\c") && !record.field(0, equals: "a\\tb\\\\c"))
+      #expect(record.field(1, equals: "plain") && record.field(1, is: "plain") && !record.field(1, is: "plai"))
+      return true
+    }
+  }
+
   /// A FIFO where a cache file should be would block a plain read until some writer came: the hook would hang.
   @Test func aFIFOIsNotRead() throws {
     let path = scratch.path("fifo.tsv")
