@@ -17,8 +17,8 @@ public struct FactsReader: Sendable {
     public var readPaths: Set<String>
   }
 
-  /// The facts of `days`. Each repository is walked once for the span from the first to the last day; the
-  /// repositories are read in parallel, each by its own task with its own libgit2 handle.
+  /// The facts of `days`. Each repository is walked once for the span from the first to the last day, or answered
+  /// from its stored read; the repositories are read in parallel.
   public func read(days: [Day], policy: ReadPolicy) async -> Reading {
     guard let first = days.min(), let last = days.max() else { return Reading(days: [:], skipped: [], readPaths: []) }
     let calendar = sources.calendar
@@ -27,38 +27,37 @@ public struct FactsReader: Sendable {
     let entries = sources.repositories
 
     typealias Outcome = Result<ScannedRepository, RepositoryProblem>
+    // A retired repository gives only what was authored before its retirement; a span that begins after it is
+    // not read at all, so what the records hold of it is kept.
+    let reads: [Read] = entries.indices.compactMap { index in
+      if let retiredAt = entries[index].retiredAt, retiredAt <= span.start { return nil }
+      var scan = RepositoryScan(
+        path: entries[index].path, configuredAuthors: sources.authors, allAuthors: policy.allAuthors,
+        includeMerges: sources.includeMerges, cacheDirectory: sources.cacheDirectory,
+        reusesWindows: policy.reusesWindows)
+      scan.excludePaths = sources.excludePaths + entries[index].excludePaths
+      scan.ignoredAuthors = sources.ignoredAuthors
+      scan.reusesHistory = policy.reusesHistory
+      return Read(index: index, scan: scan, end: entries[index].retiredAt.map { min($0, span.end) } ?? span.end)
+    }
+    let width = max(1, ProcessResources.activeProcessorCount)
     var outcomes: [Outcome?] = Array(repeating: nil, count: entries.count)
+    var misses: [Read] = []
+    for (read, stored) in zip(reads, await Self.storedReads(reads, from: span.start, width: width)) {
+      if let stored { outcomes[read.index] = .success(stored) } else { misses.append(read) }
+    }
+    // The others are opened with libgit2, each by a task with its own handle, one per core at a time.
     await withTaskGroup(of: (Int, Outcome).self) { group in
-      let width = max(1, ProcessResources.activeProcessorCount)
       var next = 0
       func addNext() {
-        while next < entries.count {
-          let index = next
-          next += 1
-          // A retired repository gives only what was authored before its retirement; a span that begins after
-          // it is not read at all, so what the records hold of it is kept.
-          if let retiredAt = entries[index].retiredAt, retiredAt <= span.start { continue }
-          let end = entries[index].retiredAt.map { min($0, span.end) } ?? span.end
-          var scan = RepositoryScan(
-            path: entries[index].path, configuredAuthors: sources.authors, allAuthors: policy.allAuthors,
-            includeMerges: sources.includeMerges, cacheDirectory: sources.cacheDirectory,
-            reusesWindows: policy.reusesWindows)
-          scan.excludePaths = sources.excludePaths + entries[index].excludePaths
-          scan.ignoredAuthors = sources.ignoredAuthors
-          scan.reusesHistory = policy.reusesHistory
-          // A repository whose stamp holds is answered here from one small file: a task of its own would cost
-          // the hook more than the answer does, a hundred times over with a hundred quiet repositories.
-          if let stored = scan.storedCommits(authoredFrom: span.start, to: end) {
-            outcomes[index] = .success(stored)
-            continue
+        guard next < misses.count else { return }
+        let read = misses[next]
+        next += 1
+        group.addTask {
+          let outcome = Result { () throws(RepositoryProblem) in
+            try read.scan.commits(authoredFrom: span.start, to: read.end, checkingStored: false)
           }
-          group.addTask {
-            let outcome = Result { () throws(RepositoryProblem) in
-              try scan.commits(authoredFrom: span.start, to: end, checkingStored: false)
-            }
-            return (index, outcome)
-          }
-          return
+          return (read.index, outcome)
         }
       }
       for _ in 0..<width { addNext() }
@@ -99,6 +98,40 @@ public struct FactsReader: Sendable {
       facts[day] = DayFacts(day: day, projects: projects)
     }
     return Reading(days: facts, skipped: skipped, readPaths: readPaths)
+  }
+
+  /// One repository to read: its entry's index, how, and where its span ends (earlier when it was retired).
+  struct Read: Sendable {
+    var index: Int
+    var scan: RepositoryScan
+    var end: Int64
+  }
+
+  /// The stored read of each repository whose stamp holds (see `StampedRead`), nil for the others: a quiet
+  /// repository costs one small file and a few `stat`s, less than a task of its own would, so the list is cut
+  /// into one run per core (a hundred quiet repositories, two tasks), the first run on this task.
+  static func storedReads(_ reads: [Read], from start: Int64, width: Int) async -> [ScannedRepository?] {
+    func stored(_ part: ArraySlice<Read>) -> [ScannedRepository?] {
+      // Made once per end of span: only a retired repository's span ends earlier.
+      var query: (end: Int64, query: StampedRead.Query?)?
+      return part.map { read in
+        if query?.end != read.end { query = (read.end, read.scan.storedReadQuery(authoredFrom: start, to: read.end)) }
+        return read.scan.storedCommits(authoredFrom: start, to: read.end, query: query?.query)
+      }
+    }
+    let runs = min(width, reads.count)
+    guard runs > 1 else { return stored(reads[...]) }
+    let size = (reads.count + runs - 1) / runs
+    return await withTaskGroup(of: (Int, [ScannedRepository?]).self) { group in
+      for run in 1..<runs {
+        let part = reads[min(reads.count, run * size)..<min(reads.count, (run + 1) * size)]
+        group.addTask { (run, stored(part)) }
+      }
+      var results = Array(repeating: [ScannedRepository?](), count: runs)
+      results[0] = stored(reads[0..<size])
+      for await (run, part) in group { results[run] = part }
+      return results.flatMap { $0 }
+    }
   }
 
   /// Whether each entry is private. `private` is about the commits, not the entry: an entry that reads the same

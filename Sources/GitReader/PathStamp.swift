@@ -44,14 +44,16 @@ struct PathStamp: Equatable {
 
   /// The stamp of the path whose bytes (without a terminating zero) are `path`, as `init(path:kind:)` gives it,
   /// without making a `String` of it: what the hook does for each stamped path of every repository.
-  init(pathBytes path: Slice<UnsafeRawBufferPointer>, kind: Kind) {
+  /// A relative `path` is taken from the open folder `folder` (`AT_FDCWD`: the current directory): the kernel
+  /// then walks only the path's last components, where an absolute path costs it a lookup per component.
+  init(pathBytes path: Slice<UnsafeRawBufferPointer>, in folder: Int32 = AT_FDCWD, kind: Kind) {
     var info = stat()
     let found = withUnsafeTemporaryAllocation(of: CChar.self, capacity: path.count + 1) { buffer in
       // One copy of the bytes, not a loop over them: a hook with a hundred repositories stamps 1,500 paths.
       let bytes = UnsafeRawBufferPointer(rebasing: path)
       if let source = bytes.baseAddress { memcpy(buffer.baseAddress!, source, bytes.count) }
       buffer[path.count] = 0
-      return stat(buffer.baseAddress!, &info) == 0
+      return fstatat(folder, buffer.baseAddress!, &info, 0) == 0
     }
     guard found else {
       self = .absent

@@ -33,9 +33,12 @@ package struct RepositoryScan {
   }
 
   /// The read kept from an earlier run for this span, while its stamp holds (see `StampedRead`); nil when the
-  /// repository must be opened.
-  package func storedCommits(authoredFrom start: Int64?, to end: Int64?) -> ScannedRepository? {
-    stampedRead(authoredFrom: start, to: end)?.current()
+  /// repository must be opened. `query`, when given, is `storedReadQuery` for the span, made once for many
+  /// repositories.
+  package func storedCommits(
+    authoredFrom start: Int64?, to end: Int64?, query: StampedRead.Query? = nil
+  ) -> ScannedRepository? {
+    stampedRead(authoredFrom: start, to: end, query: query)?.current()
   }
 
   /// The commits authored in the span. `checkingStored` false skips `storedCommits`, for a caller that has just
@@ -84,13 +87,19 @@ package struct RepositoryScan {
   }
 
   /// Where a short span's read is kept with its stamp (see `StampedRead`), when windows are reused.
-  func stampedRead(authoredFrom start: Int64?, to end: Int64?) -> StampedRead? {
-    guard reusesWindows, let cacheDirectory, let start, let end, end - start <= WindowCache.longestSpan else {
+  func stampedRead(authoredFrom start: Int64?, to end: Int64?, query: StampedRead.Query? = nil) -> StampedRead? {
+    guard let cacheDirectory, let query = query ?? storedReadQuery(authoredFrom: start, to: end) else { return nil }
+    return StampedRead(cacheDirectory: cacheDirectory, root: path, query: query)
+  }
+
+  /// What decides a stored read of the span besides the repository, or nil when the span's reads are not kept:
+  /// the span, merges and the author filter, the same for every repository of one reading.
+  package func storedReadQuery(authoredFrom start: Int64?, to end: Int64?) -> StampedRead.Query? {
+    guard reusesWindows, cacheDirectory != nil, let start, let end, end - start <= WindowCache.longestSpan else {
       return nil
     }
     let authorFields = allAuthors ? ["*"] : configuredAuthors.map { "=" + $0 }
-    return StampedRead(
-      cacheDirectory: cacheDirectory, root: path,
-      query: [String(start), String(end), includeMerges ? "merges" : "no-merges"] + authorFields)
+    return StampedRead.Query(
+      [String(start), String(end), includeMerges ? "merges" : "no-merges"] + authorFields)
   }
 }

@@ -60,10 +60,7 @@ struct RepositoryStamp: Equatable {
     add(common + "/packed-refs")
     add(common + "/shallow")
     add(common + "/reftable")
-    let configs = [
-      common + "/config", gitDirectory + "/config.worktree", home + "/.gitconfig",
-      (environment("XDG_CONFIG_HOME") ?? home + "/.config") + "/git/config", "/etc/gitconfig",
-    ]
+    let configs = [common + "/config", gitDirectory + "/config.worktree"] + globalConfigFiles(home: home)
     for config in configs where config != gitDirectory + "/config.worktree" { add(config) }
     if let workingDirectory = repository.workingDirectory { add(workingDirectory + "/.mailmap") }
     guard addRefs(common + "/refs/heads", to: &stamp) else { return nil }
@@ -82,6 +79,11 @@ struct RepositoryStamp: Equatable {
     }
     guard isLocalBranchOrDetached(contents(gitDirectory + "/HEAD")) else { return nil }
     return stamp
+  }
+
+  /// The global, XDG and system config files, for `home` and `XDG_CONFIG_HOME`, whether they exist or not.
+  static func globalConfigFiles(home: String) -> [String] {
+    [home + "/.gitconfig", (environment("XDG_CONFIG_HOME") ?? home + "/.config") + "/git/config", "/etc/gitconfig"]
   }
 
   /// Adds `folder` and everything below it; false when a file in it is a symbolic ref outside `refs/heads`.

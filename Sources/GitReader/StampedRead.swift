@@ -16,16 +16,25 @@ import Support
 /// <path>`, `node <path> <folder 0|1> <device> <inode>` or `full <path> <folder 0|1> <device> <inode> <size>
 /// <mtime s> <mtime ns> <ctime s> <ctime ns>`), a record `commits`, one record per commit (see
 /// `WalkedCommit.fields`; the committer time is not kept) and a last record `end`. Anything else is a miss.
-struct StampedRead {
+package struct StampedRead {
   private let path: String?
   private let root: String
   private let query: [String]
 
-  /// `cacheDirectory` nil keeps nothing. `query` is everything besides the repository that decides the read.
-  init(cacheDirectory: String?, root: String, query: [String]) {
+  /// `cacheDirectory` nil keeps nothing. `query` is everything besides the repository that decides the read, as
+  /// `query(_:)` makes it.
+  init(cacheDirectory: String?, root: String, query: Query) {
     path = cacheDirectory.map { $0 + "/reads-v1/" + Self.name(of: root) + ".tsv" }
     self.root = root
-    self.query = query + Self.configEnvironment
+    self.query = query.fields
+  }
+
+  /// What decides a read besides the repository: the given fields and the environment that decides the global
+  /// config files. The same for every repository a reading reads, so it is made once for them all.
+  package struct Query: Sendable, Equatable {
+    let fields: [String]
+
+    init(_ fields: [String]) { self.fields = fields + StampedRead.configEnvironment }
   }
 
   /// The stored read, when it was stored for this query and every stamped path stamps as it did.
@@ -35,6 +44,8 @@ struct StampedRead {
     var index = 0
     var inCommits = false
     var isComplete = false
+    let folder = Folder(root)
+    defer { folder.release() }
     StateFile.read(path) { record in
       defer { index += 1 }
       switch index {
@@ -61,10 +72,36 @@ struct StampedRead {
           inCommits = true
           return true
         }
-        return Self.holds(record)
+        return Self.holds(record, under: folder)
       }
     }
     return isComplete ? scanned : nil
+  }
+
+  /// The configured folder, open for looking up the stamped paths below it (`.git/HEAD`, `.git/refs/heads/...`)
+  /// relative to it: with absolute paths, a hundred repositories' stamps cost the kernel a lookup per component of
+  /// every path, most of the hook's `stat` time.
+  struct Folder {
+    /// -1 when the folder could not be opened (no read permission): every path is then looked up whole.
+    let descriptor: Int32
+    /// The folder's bytes.
+    let prefix: [UInt8]
+
+    init(_ path: String) {
+      descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+      prefix = Array(path.utf8)
+    }
+
+    func release() { if descriptor >= 0 { close(descriptor) } }
+
+    /// The part of `bytes` below the folder, or nil when it is not below it or the folder is not open.
+    func relative(_ bytes: Slice<UnsafeRawBufferPointer>) -> Slice<UnsafeRawBufferPointer>? {
+      let length = prefix.count
+      guard descriptor >= 0, bytes.count > length + 1, bytes[bytes.startIndex + length] == UInt8(ascii: "/"),
+        prefix.withUnsafeBytes({ memcmp($0.baseAddress!, bytes.base.baseAddress! + bytes.startIndex, length) }) == 0
+      else { return nil }
+      return bytes[(bytes.startIndex + length + 1)...]
+    }
   }
 
   /// Keeps `scanned` under `stamp`; nil (no stamp could be trusted) removes what was kept.
@@ -103,7 +140,7 @@ struct StampedRead {
   }
 
   /// Whether the path of a stamp record stamps as the record says; false for a record that is not one.
-  private static func holds(_ record: StateRecord) -> Bool {
+  private static func holds(_ record: StateRecord, under folder: Folder) -> Bool {
     let expected: PathStamp
     if record.count == 2 && record.field(0, is: "absent") {
       expected = .absent
@@ -131,11 +168,34 @@ struct StampedRead {
       return false
     }
     let measuredKind: PathStamp.Kind = expected.kind == .absent ? .full : expected.kind
+    if measuredKind == .full, let shared = sharedStamp(record.bytes(1)) { return shared == expected }
     // An escaped path (a tab or a backslash in it) is unescaped first.
-    let measured =
-      record.isEscaped(1)
-      ? PathStamp(path: record.text(1), kind: measuredKind) : PathStamp(pathBytes: record.bytes(1), kind: measuredKind)
+    let measured: PathStamp
+    if record.isEscaped(1) {
+      measured = PathStamp(path: record.text(1), kind: measuredKind)
+    } else if let below = folder.relative(record.bytes(1)) {
+      measured = PathStamp(pathBytes: below, in: folder.descriptor, kind: measuredKind)
+    } else {
+      measured = PathStamp(pathBytes: record.bytes(1), kind: measuredKind)
+    }
     return measured == expected
+  }
+
+  /// The global, XDG and system config files, stamped once per process: every repository's stamp has them, and a
+  /// hook with a hundred repositories would `stat` each a hundred times. A change to one while a hook runs counts
+  /// from the next hook, as a change to a repository's refs just after its check does.
+  private static let sharedStamps: [(path: [UInt8], stamp: PathStamp)] = {
+    guard let home = configEnvironment.first, !home.isEmpty else { return [] }
+    return RepositoryStamp.globalConfigFiles(home: home).map { (Array($0.utf8), PathStamp(path: $0, kind: .full)) }
+  }()
+
+  private static func sharedStamp(_ path: Slice<UnsafeRawBufferPointer>) -> PathStamp? {
+    let bytes = UnsafeRawBufferPointer(rebasing: path)
+    guard let base = bytes.baseAddress else { return nil }
+    for shared in sharedStamps where shared.path.count == bytes.count {
+      if shared.path.withUnsafeBytes({ memcmp($0.baseAddress!, base, bytes.count) }) == 0 { return shared.stamp }
+    }
+    return nil
   }
 
   /// FNV-1a of the folder's bytes, in hex: a name, not a check (the first record holds the folder).
@@ -152,7 +212,7 @@ struct StampedRead {
 
   /// `HOME` and `XDG_CONFIG_HOME`, which decide the global config files: read once, as libgit2 finds those files
   /// once per process.
-  private static let configEnvironment = [environment("HOME"), environment("XDG_CONFIG_HOME")]
+  fileprivate static let configEnvironment = [environment("HOME"), environment("XDG_CONFIG_HOME")]
 
   private static func environment(_ name: String) -> String {
     guard let value = getenv(name) else { return "" }
