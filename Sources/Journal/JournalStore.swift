@@ -102,6 +102,20 @@ public struct JournalStore: Sendable {
     return try FileLock.acquire(at: lockPath, waitingAtMost: Self.lockTimeout)
   }
 
+  /// The machines with a folder of records, and this one: what `hasNothing(of:machines:)` looks in.
+  public func recordingMachines() -> [String] {
+    Array(Set(records.machines() + [host])).sorted()
+  }
+
+  /// Whether `day` has no file and no record of any of `machines` (from `recordingMachines()`): a write of no facts
+  /// would then make nothing (see `LockedJournalStore.write`), and a rebuild skips it without taking the lock.
+  /// A machine whose folder came since the listing can only have rendered the day's file itself.
+  public func hasNothing(of day: Day, machines: [String]) -> Bool {
+    guard access(path(of: day), F_OK) != 0 else { return false }
+    let name = "/\(day).tsv"
+    return machines.allSatisfy { access(records.root + "/" + $0 + name, F_OK) != 0 }
+  }
+
   /// The facts of `day` as this machine last wrote them, or nil. Records are replaced by rename, so reading one
   /// needs no lock.
   public func record(of day: Day) -> DayFacts? {

@@ -178,12 +178,15 @@ package enum AtomicFile {
   /// builds an error object for every path that is not a link.
   private static func resolveSymlinks(_ path: String) -> String {
     var resolved = path
-    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-    for _ in 0..<32 {
-      let length = readlink(resolved, &buffer, buffer.count - 1)
-      guard length > 0 else { break }
-      let destination = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-      resolved = destination.hasPrefix("/") ? destination : PathText.folder(of: resolved) + "/" + destination
+    // On the stack: a rebuild resolves a path for every page it writes, and nearly all are no link at all.
+    withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(PATH_MAX) + 1) { buffer in
+      for _ in 0..<32 {
+        let length = readlink(resolved, buffer.baseAddress!, buffer.count - 1)
+        guard length > 0 else { break }
+        let destination = String(
+          decoding: UnsafeRawBufferPointer(start: buffer.baseAddress!, count: length), as: UTF8.self)
+        resolved = destination.hasPrefix("/") ? destination : PathText.folder(of: resolved) + "/" + destination
+      }
     }
     return resolved
   }

@@ -3,21 +3,25 @@
 package enum PathText {
   /// The folder holding `path` (`/a/b/c` gives `/a/b`, `/a` gives `/`, `a` gives `.`), trailing slashes ignored.
   package static func folder(of path: String) -> String {
-    let trimmed = trimmingTrailingSlashes(path)
-    guard let slash = trimmed.lastIndex(of: "/") else { return "." }
-    return slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
+    let bytes = trimmingTrailingSlashes(path)
+    guard let slash = bytes.lastIndex(of: slashByte) else { return "." }
+    return slash == bytes.startIndex ? "/" : String(decoding: bytes[..<slash], as: UTF8.self)
   }
 
   /// The last component of `path` (`/a/b/c` gives `c`), trailing slashes ignored.
   package static func name(of path: String) -> String {
-    let trimmed = trimmingTrailingSlashes(path)
-    guard let slash = trimmed.lastIndex(of: "/") else { return String(trimmed) }
-    return String(trimmed[trimmed.index(after: slash)...])
+    let bytes = trimmingTrailingSlashes(path)
+    guard let slash = bytes.lastIndex(of: slashByte) else { return String(decoding: bytes, as: UTF8.self) }
+    return String(decoding: bytes[bytes.index(after: slash)...], as: UTF8.self)
   }
 
-  private static func trimmingTrailingSlashes(_ path: String) -> Substring {
-    var trimmed = Substring(path)
-    while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
-    return trimmed
+  private static let slashByte = UInt8(ascii: "/")
+
+  /// The path's bytes without trailing slashes (one slash alone stays). Bytes, not Characters: a "/" is one byte in
+  /// UTF-8 and never part of another character, and counting Characters walks the whole path each time.
+  private static func trimmingTrailingSlashes(_ path: String) -> Substring.UTF8View {
+    var bytes = Substring(path).utf8
+    while bytes.count > 1 && bytes.last == slashByte { bytes.removeLast() }
+    return bytes
   }
 }

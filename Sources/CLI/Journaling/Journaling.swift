@@ -162,8 +162,11 @@ struct Journaling: Sendable {
       let written = reading.days.values.filter { !$0.isEmpty }.map(\.day)
       daysWithFiles = Set(listed + written).sorted()
     }
+    // Listed once: a day without commits is skipped at once when no machine has a record of it and it has no file.
+    let machines = store.recordingMachines()
     for day in reading.days.keys.sorted() {
       if shouldStop() { break }
+      if reading.days[day]?.isEmpty ?? true, store.hasNothing(of: day, machines: machines) { continue }
       // Each day's part of the report is made under the lock and added here: a report captured by the closure
       // would be copied with every day written before it (quadratic in the days of a long rebuild).
       let part = try await store.locked { locked in

@@ -55,6 +55,40 @@ import Testing
     #expect(!newer.contains(sentence) && newer.contains("2 commits across 2 projects"), "\(newer)")
   }
 
+  /// A rebuild passes over a day without commits of its own at once, unless the day has a file or some machine a
+  /// record of it: a day only another machine worked on still gets its page, and a page of this machine's that no
+  /// longer has commits is still emptied.
+  @Test func aDayOnlyAnotherMachineWorkedOnGetsItsPageInARebuild() async throws {
+    let laptop = try JournalSandbox()
+    let desktop = try JournalSandbox()
+    try laptop.configure("journal.host", "laptop")
+    try desktop.configure("journal.host", "desktop")
+    let app = try laptop.makeRepository("app")
+    try laptop.register(app)
+    try app.commit(file: "a.txt", content: "a\n", message: "Laptop work", date: "2026-03-04T09:00:00Z")
+    let site = try desktop.makeRepository("site")
+    try desktop.register(site)
+    try site.commit(file: "s.txt", content: "s\n", message: "Desktop work", date: "2026-03-02T09:00:00Z")
+    try site.commit(file: "s.txt", content: "t\n", message: "Reset away", date: "2026-03-06T09:00:00Z")
+    #expect(await laptop.run("rebuild", "--since", "2026-03-01", "--until", "2026-03-08").status == 0)
+
+    try FileManager.default.createDirectory(atPath: desktop.journalDirectory, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+      atPath: laptop.journalDirectory + "/.gitjournal", toPath: desktop.journalDirectory + "/.gitjournal")
+    let range = ["rebuild", "--since", "2026-03-01", "--until", "2026-03-08"]
+    #expect(await desktop.run(range).status == 0)
+    #expect(desktop.journalFile("2026-03-04")?.contains("Laptop work") == true, "the laptop's day got no page")
+    #expect(desktop.journalFile("2026-03-06")?.contains("Reset away") == true)
+
+    try site.git("reset", "-q", "--hard", "HEAD~1")
+    let again = await desktop.run(range)
+    #expect(again.status == 0)
+    let emptied = try #require(desktop.journalFile("2026-03-06"))
+    #expect(!emptied.contains("Reset away"), "a day whose commits are gone kept them:\n\(emptied)")
+    #expect(desktop.journalFile("2026-03-04")?.contains("Laptop work") == true)
+    #expect(!desktop.journalFolderNames().contains("2026-03-05.md"))
+  }
+
   /// `journal.shareFacts = false`: the records go to the state folder, and nothing but day files to the journal.
   @Test func unsharedFactsStayInTheStateFolder() async throws {
     let sandbox = try JournalSandbox()

@@ -66,4 +66,10 @@ import Testing
       }
     }
   }
+
+  @Test func dayNamesAreZeroPadded() {
+    #expect(Day(year: 2026, month: 3, day: 1).description == "2026-03-01")
+    #expect(Day(year: 987, month: 12, day: 31).description == "0987-12-31")
+    #expect(Day(year: 12026, month: 3, day: 1).description == "12026-03-01")
+  }
 }
