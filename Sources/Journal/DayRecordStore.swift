@@ -111,13 +111,16 @@ struct DayRecordStore: Sendable {
 
   /// Replaces the record of `day`. Nothing is written when the record already says the same: `recorded` is what
   /// the caller read of it (`.some(nil)`: no record), or nil to have the file read and compared here.
-  func write(_ facts: DayFacts, durable: Bool, recorded: DayFacts?? = nil) throws(SystemError) {
+  func write(
+    _ facts: DayFacts, durable: Bool, recorded: DayFacts?? = nil, folderSyncs: AtomicFile.FolderSyncs? = nil
+  ) throws(SystemError) {
     if case .some(let previous) = recorded, previous == facts { return }
     let bytes = StateFile.bytes(of: DayRecord.records(of: facts))
     let path = path(of: facts.day)
     if recorded == nil, let existing = try? AtomicFile.readContents(path), existing.bytes == bytes { return }
     try makeFolders(folder)
-    _ = try AtomicFile.write(bytes: bytes, to: path, durable: durable, holdingLock: true, unlessChangedFrom: nil)
+    _ = try AtomicFile.write(
+      bytes: bytes, to: path, durable: durable, holdingLock: true, unlessChangedFrom: nil, folderSyncs: folderSyncs)
   }
 
   /// Removes the record of `day` (a day whose facts were all forgotten).
@@ -141,13 +144,13 @@ struct DayRecordStore: Sendable {
   }
 
   /// Adds `ids` to this machine's list of forgotten commits.
-  func forget(_ ids: Set<ObjectID>) throws(SystemError) {
+  func forget(_ ids: Set<ObjectID>, folderSyncs: AtomicFile.FolderSyncs? = nil) throws(SystemError) {
     let path = folder + "/" + ForgottenCommits.fileName
     let known = ForgottenCommits.read(path)
     guard !ids.isSubset(of: known) else { return }
     try makeFolders(folder)
     _ = try AtomicFile.write(
       bytes: ForgottenCommits.bytes(of: known.union(ids)), to: path, durable: true, holdingLock: true,
-      unlessChangedFrom: nil)
+      unlessChangedFrom: nil, folderSyncs: folderSyncs)
   }
 }

@@ -20,10 +20,25 @@ public enum JournalMerger {
 
   /// `merge` for any page; `pageName` (`2026-11-30`, `2026-W49`) dates the note above text kept from the block.
   static func merge(page: JournalPage, into existing: String?, pageName: String) -> String {
+    mergeTellingFresh(page: page, into: existing, pageName: pageName).text
+  }
+
+  /// `merge`, and whether the result is exactly what gitjournal writes into a new file: then neither it nor the
+  /// file it replaces holds any text of the user's (the merge keeps all of it), and losing it costs nothing that
+  /// the next write cannot make again.
+  static func mergeTellingFresh(
+    page: JournalPage, into existing: String?, pageName: String
+  ) -> (text: String, isFresh: Bool) {
     let block = renderBlock(page.blockBody)
     let fresh = renderFrontMatter(page.frontMatter, userLines: []) + "\n" + page.title + "\n\n" + block + "\n"
     // A file that is exactly what gitjournal would write holds no text of the user's: nothing to merge.
-    guard let existing, !existing.isEmpty, existing != fresh else { return fresh }
+    guard let existing, !existing.isEmpty, existing != fresh else { return (fresh, true) }
+    let merged = mergeUserText(page: page, block: block, into: existing, pageName: pageName)
+    return (merged, merged == fresh)
+  }
+
+  private static func mergeUserText(page: JournalPage, block: String, into existing: String, pageName: String) -> String
+  {
 
     let (frontMatterLines, bodyText) = splitFrontMatter(existing)
     let frontMatter = renderFrontMatter(page.frontMatter, userLines: frontMatterLines ?? [])

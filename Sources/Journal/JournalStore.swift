@@ -76,14 +76,19 @@ public struct JournalStore: Sendable {
   public func locked<T: Sendable>(_ body: (LockedJournalStore) async throws -> T) async throws -> T {
     let lock = try acquireLock()
     defer { withExtendedLifetime(lock) {} }
-    return try await body(LockedJournalStore(store: self))
+    // The writes' folders are synced once each, before the lock is let go (see `AtomicFile.FolderSyncs`).
+    let folderSyncs = AtomicFile.FolderSyncs()
+    defer { folderSyncs.syncAll() }
+    return try await body(LockedJournalStore(store: self, folderSyncs: folderSyncs))
   }
 
   /// `locked` for work that does not suspend.
   public func lockedNow<T>(_ body: (LockedJournalStore) throws -> T) throws -> T {
     let lock = try acquireLock()
     defer { withExtendedLifetime(lock) {} }
-    return try body(LockedJournalStore(store: self))
+    let folderSyncs = AtomicFile.FolderSyncs()
+    defer { folderSyncs.syncAll() }
+    return try body(LockedJournalStore(store: self, folderSyncs: folderSyncs))
   }
 
   /// Writes `page` into the day's file, taking the lock for this one file, keeping the user's text.

@@ -7,6 +7,8 @@ import Support
 /// that needs the lock cannot be called without it.
 public struct LockedJournalStore: Sendable {
   let store: JournalStore
+  /// Where the writes leave their folders' syncs, done once each when the lock is let go.
+  let folderSyncs: AtomicFile.FolderSyncs
 
   /// Writes `page` into the day's file, keeping the user's text byte for byte. Days with no commits only update
   /// a file that exists. The lock keeps other gitjournal processes out, not the user's editor: if the file
@@ -54,16 +56,19 @@ public struct LockedJournalStore: Sendable {
       // A sync tool's copies of this file: their text goes into the file, then they are kept aside.
       let copies = store.conflictCandidates.copies(of: pageName)
       let text = existing.map { JournalText(bytes: $0.bytes) }
-      let merged = JournalMerger.merge(
+      let (merged, isFresh) = JournalMerger.mergeTellingFresh(
         page: page, into: conflicts.merging(copies, into: text?.text), pageName: pageName)
       let bytes = text?.bytes(of: merged) ?? Array(merged.utf8)
       if let existing, bytes == existing.bytes {
         keep(copies, with: conflicts)
         return .unchanged
       }
+      // Synced before it replaces the file when either holds the user's text, which a crash must not take: a
+      // page of gitjournal's alone is made again by the next write, and each sync costs a commit a millisecond.
+      let durable = !isFresh && (durability == .immediate || existing != nil)
       let replaced = try AtomicFile.write(
-        bytes: bytes, to: file, durable: durability == .immediate || existing != nil, holdingLock: true,
-        lockHolder: lockHolder, unlessChangedFrom: .some(existing?.stamp))
+        bytes: bytes, to: file, durable: durable, holdingLock: true,
+        lockHolder: lockHolder, unlessChangedFrom: .some(existing?.stamp), folderSyncs: folderSyncs)
       if replaced {
         keep(copies, with: conflicts)
         return existing == nil ? .created : .updated
@@ -91,7 +96,7 @@ public struct LockedJournalStore: Sendable {
       if bytes == existing.bytes { return false }
       if try AtomicFile.write(
         bytes: bytes, to: file, durable: true, holdingLock: true, lockHolder: lockHolder,
-        unlessChangedFrom: .some(existing.stamp))
+        unlessChangedFrom: .some(existing.stamp), folderSyncs: folderSyncs)
       {
         return true
       }
@@ -118,7 +123,7 @@ public struct LockedJournalStore: Sendable {
 
   /// Adds `ids` to the commits this machine forgot, which hides them in every machine's records.
   public func forget(_ ids: Set<ObjectID>) throws(SystemError) {
-    try store.records.forget(ids)
+    try store.records.forget(ids, folderSyncs: folderSyncs)
   }
 
   /// How many times a write merges again when the file changed under it before giving up for this time.
@@ -143,7 +148,7 @@ public struct LockedJournalStore: Sendable {
   func writeRecord(
     _ facts: DayFacts, durability: JournalStore.Durability, recorded: DayFacts??
   ) throws(SystemError) {
-    try store.records.write(facts, durable: durability == .immediate, recorded: recorded)
+    try store.records.write(facts, durable: durability == .immediate, recorded: recorded, folderSyncs: folderSyncs)
   }
 
   /// The day's file as it is on disk, or nil.

@@ -33,9 +33,11 @@ package enum AtomicFile {
   /// when someone else wrote it since it was read. `.some(nil)` expects no file at all. `lockHolder` goes into
   /// a lock holder's temporary name: a folder several machines write (a synced or shared journal) has one
   /// journal lock per machine, so each needs a temporary name of its own.
+  /// `folderSyncs`: the folder's sync (which makes the rename durable) is left to `FolderSyncs.syncAll()`.
   package static func write(
     bytes: [UInt8], to path: String, mode requestedMode: mode_t? = nil, durable: Bool = true,
-    holdingLock: Bool = false, lockHolder: String = "", unlessChangedFrom expected: FileStamp??
+    holdingLock: Bool = false, lockHolder: String = "", unlessChangedFrom expected: FileStamp??,
+    folderSyncs: FolderSyncs? = nil
   ) throws(SystemError) -> Bool {
     let target = resolveSymlinks(path)
     let folder = PathText.folder(of: target)
@@ -75,8 +77,35 @@ package enum AtomicFile {
       unlink(temporary)
       throw failure
     }
-    if durable { syncFolder(folder) }
+    if durable {
+      if let folderSyncs { folderSyncs.add(folder) } else { syncFolder(folder) }
+    }
     return true
+  }
+
+  /// Folders whose renames are made durable together, each synced once, where each write would sync its folder:
+  /// a commit's hook writes the day's record, its page and its week's and month's pages, and on a journaling file
+  /// system every folder sync is a commit of the file system's journal. Each file's bytes are still synced
+  /// before it replaces the old file, so a crash before `syncAll` leaves the old version or the new one of each
+  /// file, never half of one, and no note a user wrote is lost.
+  package final class FolderSyncs: @unchecked Sendable {
+    private let lock = NSLock()
+    private var folders: [String] = []
+
+    package init() {}
+
+    func add(_ folder: String) {
+      lock.withLock { if !folders.contains(folder) { folders.append(folder) } }
+    }
+
+    /// Syncs every folder added since the last call.
+    package func syncAll() {
+      let pending = lock.withLock {
+        defer { folders = [] }
+        return folders
+      }
+      for folder in pending { AtomicFile.syncFolder(folder) }
+    }
   }
 
   /// Removes the temporary file a killed lock-holding writer may have left beside `path`. Call while holding
@@ -207,7 +236,7 @@ package enum AtomicFile {
     #endif
   }
 
-  private static func syncFolder(_ folder: String) {
+  fileprivate static func syncFolder(_ folder: String) {
     let descriptor = open(folder, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { return }
     fsync(descriptor)

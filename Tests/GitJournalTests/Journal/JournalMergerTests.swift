@@ -71,6 +71,27 @@ import Testing
     #expect(parts2.frontMatter.contains("tags: [work]\n"))
   }
 
+  /// What decides whether a write must be synced before it replaces the file (see `LockedJournalStore`): a merge
+  /// is fresh only when neither the result nor the file it replaces holds anything of the user's.
+  @Test func onlyAMergeWithoutTheUsersTextIsFresh() throws {
+    let own = JournalMerger.merge(page: first, into: nil, day: day)
+    #expect(JournalMerger.mergeTellingFresh(page: second, into: nil, pageName: "\(day)").isFresh)
+    #expect(JournalMerger.mergeTellingFresh(page: second, into: own, pageName: "\(day)").isFresh)
+    #expect(JournalMerger.mergeTellingFresh(page: second, into: "", pageName: "\(day)").isFresh)
+    let userTexts = [
+      try userFile(before: "\n# Tuesday, 10 March 2026\n\n", after: "\nA note.\n"),
+      try userFile(before: "\n# My own title\n\n", after: "\n"),
+      own.replacingOccurrences(of: "Fix a typo", with: "Fix a typo (edited)"),
+      "---\ntags: [work]\n---\n" + own.drop { $0 != "\n" }.dropFirst().drop { $0 != "\n" },
+      "Written before gitjournal ran.\n",
+    ]
+    for existing in userTexts {
+      let merged = JournalMerger.mergeTellingFresh(page: second, into: existing, pageName: "\(day)")
+      #expect(!merged.isFresh, "\(existing)")
+      #expect(merged.text == JournalMerger.merge(page: second, into: existing, day: day))
+    }
+  }
+
   @Test func anEditInsideTheBlockIsKeptBelowIt() throws {
     let existing = try userFile(before: "\nbefore\n", after: "\nafter\n")
     let edited = existing.replacingOccurrences(of: "Fix a typo", with: "Fix a typo (this one took all day!)")

@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+
+/// What the hook makes durable, seen with `strace` on the real binary: a page is synced before it replaces the
+/// old one when it holds the user's text (a crash must not take a note), the day's record always, and each folder
+/// once, when the lock is let go. A page of gitjournal's alone is not synced: the next write makes it again, and
+/// every sync costs the commit a commit of the file system's journal.
+@Suite struct HookDurabilityTests {
+  let world: HookWorld
+  let repository: String
+
+  init() throws {
+    world = try HookWorld()
+    repository = try world.makeRepository("code/app")
+    let installed = try world.gitjournal("install", in: repository)
+    try #require(installed.status == 0, "install failed: \(installed.standardError)")
+  }
+
+  /// The files and folders one `hook post-commit` synced, by the path each descriptor was opened with.
+  func syncedByHook() throws -> [String] {
+    // A subject of its own: commits alike in subject, time and size are taken for copies of one commit.
+    try world.commit(in: repository, "More \(UUID().uuidString)", configuration: ["core.hooksPath": "/dev/null"])
+    let log = world.scratch.path("strace-\(UUID().uuidString).log")
+    let traced = try world.run(
+      "/usr/bin/strace",
+      [
+        "-f", "-qq", "-e", "trace=openat,fsync,fdatasync", "-o", log, world.binary, "hook", "post-commit",
+        "--config", world.configPath,
+      ],
+      in: repository)
+    try #require(traced.status == 0, "strace (apt-get install strace) or the hook failed: \(traced)")
+    var opened: [String: String] = [:]
+    var synced: [String] = []
+    for line in try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n") {
+      let fields = line.split(separator: " ", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+      guard fields.count == 2 else { continue }
+      let (process, call) = (fields[0], fields[1])
+      if call.hasPrefix("openat("), let path = call.split(separator: "\"").dropFirst().first,
+        let descriptor = call.split(separator: "=").last?.trimmingCharacters(in: .whitespaces), Int(descriptor) != nil
+      {
+        opened[process + ":" + descriptor] = String(path)
+      } else if call.hasPrefix("fsync(") || call.hasPrefix("fdatasync(") {
+        let descriptor = call.drop { $0 != "(" }.dropFirst().prefix { $0 != ")" }
+        synced.append(opened[process + ":" + descriptor] ?? "fd \(descriptor)")
+      }
+    }
+    return synced
+  }
+
+  @Test func onlyTheRecordTheFoldersAndPagesWithTheUsersTextAreSynced() throws {
+    let first = try world.commit(in: repository, "Start")
+    let records = world.journalDirectory + "/.gitjournal"
+    var synced = try syncedByHook()
+    #expect(synced.contains { $0.hasPrefix(records + "/") && $0.contains(".tsv.gitjournal-tmp") }, "\(synced)")
+    #expect(
+      !synced.contains { $0.contains(".md.gitjournal-tmp") }, "a page of gitjournal's alone was synced: \(synced)")
+    let folders = synced.filter { !$0.contains(".gitjournal-tmp") }
+    #expect(folders.count == 1 && folders.first?.hasPrefix(records + "/") == true, "\(synced)")
+
+    // A note below the block: from now on the day's page is synced before it replaces the old one.
+    let page = world.journalDirectory + "/\(first.day).md"
+    let handle = try #require(FileHandle(forWritingAtPath: page))
+    handle.seekToEndOfFile()
+    handle.write(Data("\nMy own note.\n".utf8))
+    try handle.close()
+    synced = try syncedByHook()
+    #expect(synced.contains { $0.hasPrefix(world.journalDirectory + "/.\(first.day).md.gitjournal-tmp") }, "\(synced)")
+    // Each folder once, after the writes: the record's and the journal's.
+    #expect(synced.filter { !$0.contains(".gitjournal-tmp") }.count == 2, "\(synced)")
+    #expect(synced.last == world.journalDirectory || synced.dropLast().last == world.journalDirectory, "\(synced)")
+    #expect(world.journal(first.day)?.contains("My own note.") == true)
+  }
+}
