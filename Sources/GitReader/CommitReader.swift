@@ -160,6 +160,8 @@ struct CommitReader {
     guard threads > 1 else {
       return try targets.map { target throws(GitError) in try repository.diffStats(of: target, excluding: pathFilter) }
     }
+    LibGit2.mapPacks(ofSize: repository.packBytes)
+    defer { LibGit2.mapPacks(ofSize: .max) }
     let results = ParallelResults(count: targets.count)
     let path = repository.gitDirectory
     let filter = pathFilter

@@ -36,6 +36,16 @@ package final class Repository {
     return Repository(pointer: handle)
   }
 
+  /// The bytes of the repository's pack files (`objects/pack/*.pack`; alternates not counted).
+  var packBytes: Int {
+    let folder = commonDirectory + "/objects/pack"
+    return FolderListing.names(in: folder, withPrefix: "pack-").filter { $0.hasSuffix(".pack") }.reduce(0) {
+      total, name in
+      var info = stat()
+      return total + (stat(folder + "/" + name, &info) == 0 ? Int(info.st_size) : 0)
+    }
+  }
+
   /// The working tree (or, for a bare repository, the git dir) of the repository that contains `path`.
   package static func discover(from path: String) -> String? {
     containing(path)?.root
