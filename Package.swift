@@ -5,11 +5,14 @@ import PackageDescription
 // hook's start does not load and relocate a dozen shared libraries for network transports gitjournal never uses
 // (BENCHMARKS.md, "Linking libgit2"). The order is the link order: each archive before the ones it needs. Kerberos
 // has no static archive: Sources/CLibgit2Link stands in for its GSSAPI calls, and `--wrap` sends the two
-// certificate-loading calls there too.
+// certificate-loading calls there too, with mbedTLS's setup and the making of TLS streams, which refuse.
 let libgit2Static =
   [
     "-Xlinker", "--wrap=mbedtls_x509_crt_parse_file", "-Xlinker", "--wrap=mbedtls_x509_crt_parse_path",
   ]
+  + ["git_mbedtls_stream_global_init", "git_tls_stream_new", "git_tls_stream_wrap"].flatMap {
+    ["-Xlinker", "--wrap=\($0)"]
+  }
   + ["git2", "mbedtls", "mbedx509", "mbedcrypto", "http_parser", "ssh2", "crypto", "pcre2-8", "z"].flatMap {
     ["-Xlinker", "-l:lib\($0).a"]
   }
@@ -59,7 +62,7 @@ let package = Package(
     ),
     .testTarget(
       name: "GitJournalTests",
-      dependencies: ["CLI", "Journal", "Narrative", "Facts", "GitReader", "Support"],
+      dependencies: ["CLI", "Journal", "Narrative", "Facts", "GitReader", "Support", "CLibgit2"],
       // Golden help texts, read from the source tree by path.
       exclude: ["CLI/Golden"]
     ),

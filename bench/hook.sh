@@ -6,7 +6,9 @@
 # with commits today, the others quiet (see journaled_repos in lib.sh); BIG=1: the last one has 100k commits.
 # BASELINE=<binary>: a fifth variant, that build's hook in a clone and HOME of its own (the same repositories),
 # so that two builds are timed in one run. INTERLEAVE=1: the variants' runs interleaved (bench/interleave.py)
-# instead of hyperfine's one command after the other, for a machine whose load changes.
+# instead of hyperfine's one command after the other, for a machine whose load changes. MACHINES=<n> (default 1):
+# the journal already holds COMMITS (default 40) commits of today made through the hook, and the records of today
+# of n-1 other machines sharing the journal folder, each with as many commits of its own (see other_machines).
 # Prints hyperfine's table and the ratios the README reports.
 source "$(dirname "$0")/lib.sh"
 build_release
@@ -39,12 +41,25 @@ chmod +x "$BENCH/commit-diy/.git/hooks/post-commit"
 
 for repo in "${repos[@]}"; do "$GITJOURNAL" repos add "$repo" >/dev/null; done
 (cd "$BENCH/commit-gitjournal" && "$GITJOURNAL" install >/dev/null)
+if [ "${MACHINES:-1}" -gt 1 ]; then
+  for n in $(seq 1 "${COMMITS:-40}"); do
+    (cd "$BENCH/commit-gitjournal" && echo "$n" >> counter && git add counter && git commit -q -m "today $n")
+  done
+  other_machines "$HOME/journal/.gitjournal" "$(date +%F)" "$MACHINES"
+fi
 if [ -n "${BASELINE:-}" ]; then
   baseline_home="$BENCH/hook-home-baseline"
   rm -rf "$baseline_home"; mkdir -p "$baseline_home"
   cp "$HOME/.gitconfig" "$baseline_home/"
   for repo in "${repos[@]}"; do HOME="$baseline_home" "$BASELINE" repos add "$repo" >/dev/null; done
   (cd "$BENCH/commit-baseline" && HOME="$baseline_home" "$BASELINE" install >/dev/null)
+  if [ "${MACHINES:-1}" -gt 1 ]; then
+    for n in $(seq 1 "${COMMITS:-40}"); do
+      (cd "$BENCH/commit-baseline" && echo "$n" >> counter && git add counter &&
+        HOME="$baseline_home" git commit -q -m "today $n")
+    done
+    other_machines "$baseline_home/journal/.gitjournal" "$(date +%F)" "$MACHINES"
+  fi
 fi
 
 commit() { echo "cd '$BENCH/commit-$1' && echo \$RANDOM >> counter && git add counter && git commit -q -m bench"; }

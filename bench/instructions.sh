@@ -42,24 +42,7 @@ commit() { # commit [git options...]: one more commit at a fixed time of today
   GIT_AUTHOR_DATE="$at" GIT_COMMITTER_DATE="$at" git -C "$clone" "$@" commit -q -m "bench $n"
 }
 for _ in $(seq 1 "${COMMITS:-40}"); do commit; done
-if [ "${MACHINES:-1}" -gt 1 ]; then
-  python3 - "$HOME/journal/.gitjournal" "$today" "${MACHINES}" <<'PYTHON'
-import hashlib, os, sys
-root, day, machines = sys.argv[1], sys.argv[2], int(sys.argv[3])
-own = [name for name in os.listdir(root) if os.path.isfile(os.path.join(root, name, day + ".tsv"))][0]
-lines = open(os.path.join(root, own, day + ".tsv"), encoding="utf-8").read().splitlines(keepends=True)
-for k in range(1, machines):
-    out = []
-    for line in lines:
-        fields = line.split("\t")
-        if fields[0] == "commit":
-            fields[1] = hashlib.sha1(f"{k}:{fields[1]}".encode()).hexdigest()
-        out.append("\t".join(fields))
-    os.makedirs(os.path.join(root, f"machine-{k}"), exist_ok=True)
-    with open(os.path.join(root, f"machine-{k}", day + ".tsv"), "w", encoding="utf-8") as file:
-        file.write("".join(out))
-PYTHON
-fi
+other_machines "$HOME/journal/.gitjournal" "$today" "${MACHINES:-1}"
 
 instructions() { # instructions <folder> <gitjournal arguments...>
   local folder="$1"; shift

@@ -36,6 +36,29 @@ journaled_repos() {
   done
 }
 
+# other_machines RECORDS DAY N: beside this machine's record of DAY in the folder of day records RECORDS, the records
+# of N-1 other machines writing the same journal, each a copy of this machine's with other commit ids (the same
+# projects, subjects and counts), as a synced journal folder holds them. N <= 1 adds none.
+other_machines() {
+  [ "$3" -gt 1 ] || return 0
+  python3 - "$1" "$2" "$3" <<'PYTHON'
+import hashlib, os, sys
+root, day, machines = sys.argv[1], sys.argv[2], int(sys.argv[3])
+own = [name for name in os.listdir(root) if os.path.isfile(os.path.join(root, name, day + ".tsv"))][0]
+lines = open(os.path.join(root, own, day + ".tsv"), encoding="utf-8").read().splitlines(keepends=True)
+for k in range(1, machines):
+    out = []
+    for line in lines:
+        fields = line.split("\t")
+        if fields[0] == "commit":
+            fields[1] = hashlib.sha1(f"{k}:{fields[1]}".encode()).hexdigest()
+        out.append("\t".join(fields))
+    os.makedirs(os.path.join(root, f"machine-{k}"), exist_ok=True)
+    with open(os.path.join(root, f"machine-{k}", day + ".tsv"), "w", encoding="utf-8") as file:
+        file.write("".join(out))
+PYTHON
+}
+
 # The release binary, built with the Swift runtime linked in (as install.sh builds it). GITJOURNAL=<binary>
 # measures that binary instead (another commit's build, side by side with this one's).
 build_release() {

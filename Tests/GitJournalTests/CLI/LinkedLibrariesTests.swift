@@ -1,6 +1,11 @@
 import Foundation
 import Testing
 
+#if os(Linux)
+  import CLibgit2
+  @testable import GitReader
+#endif
+
 /// How the executable is linked (Package.swift, `libgit2Static`): libgit2 and what it needs are inside it, so a
 /// hook's start loads no shared library for network transports that gitjournal never uses.
 @Suite struct LinkedLibrariesTests {
@@ -16,6 +21,22 @@ import Testing
       {
         #expect(!loaded.contains { $0.hasPrefix(library) }, "\(library) is loaded at start: \(loaded)")
       }
+    }
+
+    /// libgit2's TLS is not set up (`Sources/CLibgit2Link`): asked for an https remote, it refuses with a message
+    /// that says why, before any connection, and nothing crashes on the setup that was skipped.
+    @Test func anHTTPSRemoteIsRefusedForWantOfTLS() throws {
+      let repository = try TemporaryRepository()
+      LibGit2.ensureInitialized()
+      var handle: OpaquePointer?
+      try #require(git_repository_open(&handle, repository.path) == 0)
+      defer { git_repository_free(handle) }
+      var remote: OpaquePointer?
+      try #require(git_remote_create_anonymous(&remote, handle, "https://127.0.0.1:9/none.git") == 0)
+      defer { git_remote_free(remote) }
+      #expect(git_remote_connect(remote, GIT_DIRECTION_FETCH, nil, nil, nil) < 0)
+      let message = git_error_last().map { String(cString: $0.pointee.message) } ?? ""
+      #expect(message.contains("TLS is not available"), "\(message)")
     }
   #endif
 }
