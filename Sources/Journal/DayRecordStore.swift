@@ -37,7 +37,11 @@ struct DayRecordStore: Sendable {
   /// The recorded facts of `day`: every machine's record of it, each commit once, less what a machine forgot.
   /// Nil when no machine has a readable record of the day.
   func recorded(_ day: Day) -> DayFacts? {
-    let machines = machines()
+    recorded(day, machines: machines())
+  }
+
+  /// `recorded(day)` with the machines listed by the caller (`machines()`), for many days in a row.
+  func recorded(_ day: Day, machines: [String]) -> DayFacts? {
     let records = records(of: day, machines: machines)
     guard !records.isEmpty else { return nil }
     return DayFacts.union(of: day, records: records, forgotten: forgotten(machines: machines))

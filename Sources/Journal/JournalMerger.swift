@@ -144,16 +144,26 @@ public enum JournalMerger {
   }
 
   /// Splits `---` front matter (its inner lines) from the rest of the text.
+  /// Only the front matter's lines are split off: the body, most of a busy day's page, is taken whole from after
+  /// the closing line.
   static func splitFrontMatter(_ text: String) -> (lines: [String]?, body: String) {
     guard text.hasPrefix("---\n") || text.hasPrefix("---\r\n") else { return (nil, text) }
-    let lines = Self.lines(of: text)
-    for index in 1..<lines.count {
-      let line = lines[index].trimmingWhitespace()
-      if line == "---" || line == "..." {
-        let inner = Array(lines[1..<index])
-        let body = lines[(index + 1)...].joined(separator: "\n")
-        return (inner, body)
+    let bytes = text.utf8
+    let lineFeed = UInt8(ascii: "\n")
+    guard let firstEnd = bytes.firstIndex(of: lineFeed) else { return (nil, text) }
+    var inner: [String] = []
+    var lineStart = bytes.index(after: firstEnd)
+    while lineStart < bytes.endIndex {
+      let lineEnd = bytes[lineStart...].firstIndex(of: lineFeed) ?? bytes.endIndex
+      let line = String(decoding: bytes[lineStart..<lineEnd], as: UTF8.self)
+      let trimmed = line.trimmingWhitespace()
+      if trimmed == "---" || trimmed == "..." {
+        let bodyStart = lineEnd == bytes.endIndex ? lineEnd : bytes.index(after: lineEnd)
+        return (inner, String(decoding: bytes[bodyStart...], as: UTF8.self))
       }
+      inner.append(line)
+      guard lineEnd < bytes.endIndex else { break }
+      lineStart = bytes.index(after: lineEnd)
     }
     return (nil, text)
   }

@@ -9,6 +9,23 @@ public struct LockedJournalStore: Sendable {
   let store: JournalStore
   /// Where the writes leave their folders' syncs, done once each when the lock is let go.
   let folderSyncs: AtomicFile.FolderSyncs
+  /// The machines with a folder of records, listed once while the lock is held: a week's and a month's page read
+  /// every day of their period, and a listing per day cost a hook 31 folder reads.
+  let machines = MachineListing()
+
+  final class MachineListing: @unchecked Sendable {
+    private let lock = NSLock()
+    private var names: [String]?
+
+    func names(_ list: () -> [String]) -> [String] {
+      lock.withLock {
+        if let names { return names }
+        let listed = list()
+        names = listed
+        return listed
+      }
+    }
+  }
 
   /// Writes `page` into the day's file, keeping the user's text byte for byte. Days with no commits only update
   /// a file that exists. The lock keeps other gitjournal processes out, not the user's editor: if the file
@@ -118,7 +135,7 @@ public struct LockedJournalStore: Sendable {
   /// The facts of `day` as the journal records them, every machine's (`JournalStore.recordedFacts(of:)`): what the
   /// pages above the days (weeks, months) are made of.
   public func recordedFacts(of day: Day) -> DayFacts? {
-    store.recordedFacts(of: day)
+    store.records.recorded(day, machines: machines.names(store.records.machines))
   }
 
   /// Adds `ids` to the commits this machine forgot, which hides them in every machine's records.
