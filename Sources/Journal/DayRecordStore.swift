@@ -76,8 +76,8 @@ struct DayRecordStore: Sendable {
 
   /// The machines with a folder of records, this one included once it wrote, sorted by name.
   func machines() -> [String] {
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
-    return names.filter(HostName.isValid).sorted()
+    // readdir, not FileManager: every day's render lists this folder.
+    FolderListing.names(in: root, withPrefix: "").filter(HostName.isValid).sorted()
   }
 
   /// The days this machine has a record of, oldest first.

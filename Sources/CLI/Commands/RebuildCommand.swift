@@ -67,10 +67,13 @@ struct RebuildCommand: Command {
       onWritten: { progress.advance() }, shouldStop: { Interruption.isRequested })
     progress.finish(verb: "written")
     for skipped in report.skipped { context.standardError.line("warning: \(skipped)") }
+    // One write for all the lines: a rebuild of years prints thousands.
+    var lines = ""
     for day in report.written {
       let path = journaling.store.path(of: day.facts.day)
-      context.standardOutput.line("\(day.facts.day)  \(day.facts.factualLine)  \(day.outcome)  \(path)")
+      lines += "\(day.facts.day)  \(day.facts.factualLine)  \(day.outcome)  \(path)\n"
     }
+    if !lines.isEmpty { context.standardOutput.write(lines) }
     for (name, rename) in report.renamed.sorted(by: { $0.key < $1.key }) {
       let days = rename.days == 1 ? "1 day's file" : "\(rename.days) days' files"
       context.standardOutput.line(

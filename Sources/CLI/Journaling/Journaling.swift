@@ -164,27 +164,35 @@ struct Journaling: Sendable {
     }
     // Listed once: a day without commits is skipped at once when no machine has a record of it and it has no file.
     let machines = store.recordingMachines()
-    for day in reading.days.keys.sorted() {
-      if shouldStop() { break }
-      if reading.days[day]?.isEmpty ?? true, store.hasNothing(of: day, machines: machines) { continue }
-      // Each day's part of the report is made under the lock and added here: a report captured by the closure
-      // would be copied with every day written before it (quadratic in the days of a long rebuild).
+    var days = reading.days.keys.sorted()[...]
+    while !days.isEmpty && !shouldStop() {
+      // Each run of days' part of the report is made under the lock and added here: a report captured by the
+      // closure would be copied with every day written before it (quadratic in the days of a long rebuild).
       let part = try await store.locked { locked in
         var part = Report(written: [], skipped: [])
-        var facts = reading.days[day]!
-        var readPaths = reading.readPaths
-        if let written = locked.recordModificationTime(of: day), written >= started {
-          let again = await reader.read(days: [day], policy: policy)
-          facts = again.days[day] ?? facts
-          readPaths = again.readPaths
+        // The lock is held for a run of days up to `lockHold`, not for the whole rebuild: a commit's hook waits
+        // at most that long for it. Taking it for each day of a second rebuild cost 5 calls to the kernel per day.
+        let runEnds = Date() + Self.lockHold
+        var isFirst = true
+        while let day = days.first, isFirst || (!shouldStop() && Date() < runEnds) {
+          isFirst = false
+          days.removeFirst()
+          if reading.days[day]?.isEmpty ?? true, store.hasNothing(of: day, machines: machines) { continue }
+          var facts = reading.days[day]!
+          var readPaths = reading.readPaths
+          if let written = locked.recordModificationTime(of: day), written >= started {
+            let again = await reader.read(days: [day], policy: policy)
+            facts = again.days[day] ?? facts
+            readPaths = again.readPaths
+          }
+          try write(
+            facts, readPaths: readPaths, in: locked, durability: durability, daysWithFiles: daysWithFiles,
+            refreshingPeriods: false, into: &part)
+          if !(reading.days[day]?.isEmpty ?? true) { onWritten?() }
         }
-        try write(
-          facts, readPaths: readPaths, in: locked, durability: durability, daysWithFiles: daysWithFiles,
-          refreshingPeriods: false, into: &part)
         return part
       }
       report.add(part)
-      if !(reading.days[day]?.isEmpty ?? true) { onWritten?() }
     }
     let rebuilt = report.written.map(\.facts.day)
     if !rebuilt.isEmpty, pages.links || pages.weekly || pages.monthly {
@@ -204,6 +212,9 @@ struct Journaling: Sendable {
     }
     return report
   }
+
+  /// How long a rebuild holds the journal lock for a run of days before letting a hook in.
+  static let lockHold: TimeInterval = 0.02
 
   /// Writes one day from facts read now and the day's record, with the cached sentence for the result.
   private func write(
