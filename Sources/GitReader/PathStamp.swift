@@ -8,8 +8,8 @@
 /// and the modification and change times. Git and libgit2 write a ref, HEAD, packed-refs or a config file to a
 /// lock file and rename it over the old one, which gives the path a new inode and changes both times of its
 /// folder; a tool that writes in place changes the file's own times (and `ctime` cannot be set back).
-struct PathStamp: Equatable {
-  enum Kind: Equatable {
+package struct PathStamp: Equatable, Sendable {
+  package enum Kind: Equatable, Sendable {
     /// Nothing at the path.
     case absent
     /// Only which file or folder it is (device and inode): a `.git` folder or a working tree, whose times move
@@ -19,21 +19,21 @@ struct PathStamp: Equatable {
     case full
   }
 
-  var kind: Kind
-  var isFolder = false
-  var device: UInt64 = 0
-  var inode: UInt64 = 0
-  var size: Int64 = 0
-  var modified = Timestamp()
-  var changed = Timestamp()
+  package var kind: Kind
+  package var isFolder = false
+  package var device: UInt64 = 0
+  package var inode: UInt64 = 0
+  package var size: Int64 = 0
+  package var modified = Timestamp()
+  package var changed = Timestamp()
 
-  struct Timestamp: Equatable {
-    var seconds: Int64 = 0
-    var nanoseconds: Int64 = 0
+  package struct Timestamp: Equatable, Sendable {
+    package var seconds: Int64 = 0
+    package var nanoseconds: Int64 = 0
   }
 
   /// The stamp of `path` now (symlinks followed), of the given kind when something is there.
-  init(path: String, kind: Kind) {
+  package init(path: String, kind: Kind) {
     var info = stat()
     guard stat(path, &info) == 0 else {
       self = .absent
@@ -96,7 +96,7 @@ struct PathStamp: Equatable {
   /// that lags the real one by up to a tick (at most 10 ms), and some file systems keep whole seconds (or two,
   /// FAT): a path changed within that much of the moment it was stamped may change again and keep its times,
   /// as git's index does with "racily clean" entries. Times without nanoseconds are taken to be that coarse.
-  func isRacy(now: Timestamp) -> Bool {
+  package func isRacy(now: Timestamp) -> Bool {
     guard kind == .full else { return false }
     let isCoarse = modified.nanoseconds == 0 && changed.nanoseconds == 0
     let margin: Int64 = isCoarse ? 3_000_000_000 : 100_000_000
@@ -110,7 +110,7 @@ extension PathStamp.Timestamp {
   var total: Int64 { seconds &* 1_000_000_000 &+ nanoseconds }
 
   /// The real-time clock now.
-  static var now: PathStamp.Timestamp {
+  package static var now: PathStamp.Timestamp {
     var time = timespec()
     clock_gettime(CLOCK_REALTIME, &time)
     return PathStamp.Timestamp(seconds: Int64(time.tv_sec), nanoseconds: Int64(time.tv_nsec))

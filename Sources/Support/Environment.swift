@@ -64,14 +64,60 @@ public struct Environment: Sendable {
       expanded = home + expanded.dropFirst()
     }
     if !expanded.hasPrefix("/") { expanded = (base ?? currentDirectory) + "/" + expanded }
-    // realpath(3) resolves an existing path in one call; Foundation's standardizing (which also resolves
-    // symlinks, and copes with paths that do not exist yet) costs far more, and the hook does this for every
-    // configured repository.
+    // An existing path is resolved by the system; Foundation's standardizing (which also resolves symlinks, and
+    // copes with paths that do not exist yet) costs far more, and the hook does this for every configured
+    // repository.
+    if let resolved = Self.resolvedFolder(expanded) { return resolved }
     if let resolved = realpath(expanded, nil) {
       defer { free(resolved) }
       return String(cString: resolved)
     }
     return (expanded as NSString).standardizingPath
+  }
+
+  /// The folder at `path` with every symbolic link resolved, or nil when it is not an existing folder (or the
+  /// system cannot say). On Linux the folder is opened and the kernel names what it opened: three system calls,
+  /// where realpath(3) reads every leading part of the path as a possible link, five for a repository at
+  /// `/home/me/code/app`. `O_DIRECTORY` refuses anything else before opening it, so a FIFO never blocks.
+  static func resolvedFolder(_ path: String) -> String? {
+    #if os(Linux)
+      let descriptor = path.withCString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK) }
+      guard descriptor >= 0 else { return nil }
+      defer { close(descriptor) }
+      // Small enough for the stack; a longer name is left to realpath(3).
+      let capacity = 1000
+      return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer -> String? in
+        // The link's name is made in place: this runs for every configured repository.
+        var name: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        let length = withUnsafeMutableBytes(of: &name) { bytes -> Int in
+          let prefix = "/proc/self/fd/".utf8
+          var end = prefix.count
+          for (index, byte) in prefix.enumerated() { bytes[index] = byte }
+          var digits = descriptor
+          repeat {
+            bytes[end] = UInt8(48 + digits % 10)
+            digits /= 10
+            end += 1
+          } while digits > 0
+          // The digits were written lowest first.
+          var low = prefix.count
+          var high = end - 1
+          while low < high {
+            bytes.swapAt(low, high)
+            low += 1
+            high -= 1
+          }
+          return readlink(bytes.baseAddress!.assumingMemoryBound(to: CChar.self), buffer.baseAddress!, capacity)
+        }
+        guard length > 0, length < capacity, buffer[0] == UInt8(ascii: "/") else { return nil }
+        // A folder removed while open is named with this suffix; realpath(3) then says what is there.
+        let deleted = " (deleted)".utf8
+        if length >= deleted.count && buffer[(length - deleted.count)..<length].elementsEqual(deleted) { return nil }
+        return String(decoding: buffer[0..<length], as: UTF8.self)
+      }
+    #else
+      return nil
+    #endif
   }
 
   private func xdgFolder(_ variable: String, default relative: String) -> String {

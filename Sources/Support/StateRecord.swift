@@ -81,34 +81,27 @@ package struct StateRecord {
   /// their bytes; false when the record does not have exactly `numbers.count` fields from `first` on, or one of
   /// them is not such a number.
   package func integers(from first: Int, into numbers: UnsafeMutableBufferPointer<Int64>) -> Bool {
-    guard first >= 0, count - first == numbers.count, !numbers.isEmpty else { return false }
-    let from = first == 0 ? start : tabs[first - 1] + 1
-    let bytes = UnsafeRawBufferPointer(rebasing: buffer[from..<end])
-    var field = 0
-    var value: Int64 = 0
-    var digits = 0
-    var isNegative = false
-    var position = 0
-    while true {
-      let byte: UInt8 = position < bytes.count ? bytes[position] : 9
-      if byte == 9 {
-        guard digits > 0 && digits <= 18 else { return false }
-        numbers[field] = isNegative ? -value : value
-        field += 1
-        if position >= bytes.count { return field == numbers.count }
-        value = 0
-        digits = 0
-        isNegative = false
-      } else if byte == UInt8(ascii: "-") && digits == 0 && !isNegative {
-        isNegative = true
-      } else {
-        let digit = byte &- 48
+    guard first >= 0, count - first == numbers.count, !numbers.isEmpty, let base = buffer.baseAddress else {
+      return false
+    }
+    // The fields' ends are the tabs already found; each byte is loaded once, without a second bounds check.
+    var position = first == 0 ? start : tabs[first - 1] + 1
+    for field in 0..<numbers.count {
+      let fieldEnd = field == numbers.count - 1 ? end : tabs[first + field]
+      let isNegative = position < fieldEnd && base.load(fromByteOffset: position, as: UInt8.self) == UInt8(ascii: "-")
+      if isNegative { position += 1 }
+      guard fieldEnd - position > 0 && fieldEnd - position <= 18 else { return false }
+      var value: Int64 = 0
+      while position < fieldEnd {
+        let digit = base.load(fromByteOffset: position, as: UInt8.self) &- 48
         guard digit <= 9 else { return false }
         value = value &* 10 &+ Int64(digit)
-        digits += 1
+        position &+= 1
       }
-      position += 1
+      numbers[field] = isNegative ? 0 &- value : value
+      position = fieldEnd + 1
     }
+    return true
   }
 
   /// Whether field `index` holds exactly `expected`'s bytes (escapes not undone).

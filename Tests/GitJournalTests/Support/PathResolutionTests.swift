@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+
+@testable import Support
+
+/// `Environment.absolute` resolves an existing folder through the kernel (`resolvedFolder`) where it used
+/// realpath(3): both must name the same folder for every kind of path a config can hold.
+@Suite struct PathResolutionTests {
+  let scratch: ScratchDirectory
+
+  init() throws { scratch = try ScratchDirectory("gitjournal-resolve") }
+
+  static func realPath(_ path: String) -> String? {
+    guard let resolved = realpath(path, nil) else { return nil }
+    defer { free(resolved) }
+    return String(cString: resolved)
+  }
+
+  @Test func foldersResolveAsRealpathResolvesThem() throws {
+    let real = try scratch.makeFolder("code/real app")
+    _ = try scratch.makeFolder("code/other")
+    try FileManager.default.createSymbolicLink(atPath: scratch.path("link"), withDestinationPath: scratch.path("code"))
+    try FileManager.default.createSymbolicLink(atPath: scratch.path("relative"), withDestinationPath: "code/real app")
+    let paths = [
+      real, scratch.path("link/real app"), scratch.path("relative"), scratch.path("code/other/../real app"),
+      scratch.path("link/other/../real app/"), scratch.path("code//real app"), "/",
+    ]
+    for path in paths {
+      #expect(Environment.resolvedFolder(path) == Self.realPath(path), "\(path)")
+      #expect(Environment.resolvedFolder(path) != nil, "\(path)")
+    }
+  }
+
+  /// Anything but an existing folder is left to realpath(3) and Foundation: a file, a missing path, and a FIFO,
+  /// which must not block the hook.
+  @Test func otherPathsAreNotResolvedHere() throws {
+    try Data("x".utf8).write(to: URL(fileURLWithPath: scratch.path("file")))
+    _ = try scratch.makeFolder("code/other")
+    #expect(mkfifo(scratch.path("fifo"), 0o644) == 0)
+    for name in ["file", "missing", "fifo", "missing/deeper"] {
+      #expect(Environment.resolvedFolder(scratch.path(name)) == nil, "\(name)")
+    }
+    let environment = Environment(variables: ["HOME": scratch.path("code")], currentDirectory: scratch.path)
+    #expect(environment.absolute("file") == Self.realPath(scratch.path("file")))
+    #expect(environment.absolute("~/other") == Self.realPath(scratch.path("code/other")))
+    #expect(environment.absolute("not/yet") == Self.realPath(scratch.path).map { $0 + "/not/yet" })
+  }
+}
