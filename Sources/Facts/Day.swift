@@ -15,13 +15,28 @@ public struct Day: Hashable, Comparable, Sendable, CustomStringConvertible, Coda
 
   /// Parses exactly `YYYY-MM-DD` with a real month and day.
   public init?(iso text: String) {
-    let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-    guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-      parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
-      let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
-      (1...12).contains(month), (1...Self.daysIn(month: month, year: year)).contains(day)
+    // Read as bytes: records, caches and file names give a rebuild thousands of days to parse.
+    var text = text
+    guard let day = text.withUTF8({ Self.parseISO(UnsafeRawBufferPointer($0)) }) else { return nil }
+    self = day
+  }
+
+  /// `YYYY-MM-DD` from its bytes: ASCII digits where the digits go, a real month and day.
+  private static func parseISO(_ bytes: UnsafeRawBufferPointer) -> Day? {
+    guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return nil }
+    func number(_ range: Range<Int>) -> Int? {
+      var value = 0
+      for index in range {
+        let byte = bytes[index]
+        guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { return nil }
+        value = value * 10 + Int(byte - UInt8(ascii: "0"))
+      }
+      return value
+    }
+    guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), (1...12).contains(month),
+      (1...Self.daysIn(month: month, year: year)).contains(day)
     else { return nil }
-    self.init(year: year, month: month, day: day)
+    return Day(year: year, month: month, day: day)
   }
 
   public var description: String {

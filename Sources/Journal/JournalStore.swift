@@ -121,6 +121,22 @@ public struct JournalStore: Sendable {
     return machines.allSatisfy { access(records.root + "/" + $0 + name, F_OK) != 0 }
   }
 
+  /// Whether this machine's records are the only ones among `machines` (from `recordingMachines()`) and it forgot
+  /// no commit: a day's page is then made from its record alone.
+  public func isOnlyMachine(among machines: [String]) -> Bool {
+    machines.allSatisfy { $0 == host } && access(records.folder + "/" + ForgottenCommits.fileName, F_OK) != 0
+  }
+
+  /// Whether a sync tool left copies of the day's page to merge into it.
+  public func hasConflictCopies(of day: Day) -> Bool {
+    !conflictCandidates.copies(of: day.description).isEmpty
+  }
+
+  /// The file of this machine's record of `day`.
+  public func recordPath(of day: Day) -> String {
+    records.path(of: day)
+  }
+
   /// The facts of `day` as this machine last wrote them, or nil. Records are replaced by rename, so reading one
   /// needs no lock.
   public func record(of day: Day) -> DayFacts? {

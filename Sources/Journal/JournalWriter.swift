@@ -40,6 +40,12 @@ public struct JournalWriter: Sendable {
     public let outcome: JournalStore.Outcome
     /// The week and month pages written with it, because its facts changed.
     public var periods: [WrittenPeriod] = []
+
+    public init(facts: DayFacts, sentence: String?, outcome: JournalStore.Outcome) {
+      self.facts = facts
+      self.sentence = sentence
+      self.outcome = outcome
+    }
   }
 
   /// A week's or a month's page as it was written.

@@ -14,9 +14,12 @@ struct Journaling: Sendable {
   /// Sentences the model already wrote, by facts signature; nil when the model is off.
   let sentences: SentenceCache?
   let now: @Sendable () -> Date
+  /// This machine's cache folder (`~/.cache/gitjournal`).
+  let cacheDirectory: String
 
   init(configuration: Configuration, environment: Environment) {
     self.configuration = configuration
+    cacheDirectory = environment.cacheDirectory
     reader = FactsReader(sources: configuration.factsSources(cacheDirectory: environment.cacheDirectory))
     writer = JournalWriter(
       store: JournalStore(
@@ -74,6 +77,8 @@ struct Journaling: Sendable {
     /// Projects whose day record had them under another name (`repos rename`), by the names written now: the
     /// old names and how many days' files now have the new one.
     var renamed: [String: (from: Set<String>, days: Int)] = [:]
+    /// Days a rebuild found exactly as it would write them without reading their pages (see `PageStamps`).
+    var pagesLeftAlone = 0
 
     /// Adds the report of later days.
     mutating func add(_ later: Report) {
@@ -81,6 +86,7 @@ struct Journaling: Sendable {
       periods += later.periods
       skipped += later.skipped
       carried.merge(later.carried) { $1 }
+      pagesLeftAlone += later.pagesLeftAlone
       for (name, rename) in later.renamed {
         let seen = renamed[name] ?? (from: [], days: 0)
         renamed[name] = (seen.from.union(rename.from), seen.days + rename.days)
@@ -164,6 +170,10 @@ struct Journaling: Sendable {
     }
     // Listed once: a day without commits is skipped at once when no machine has a record of it and it has no file.
     let machines = store.recordingMachines()
+    // A page made from this machine's record alone is left alone when its record, its file, its links and its
+    // sentence are as the last rebuild left them (see `PageStamps`). With other machines' records, or forgotten
+    // commits, every page is made again.
+    var stamps = store.isOnlyMachine(among: machines) ? pageStamps() : nil
     var days = reading.days.keys.sorted()[...]
     while !days.isEmpty && !shouldStop() {
       // Each run of days' part of the report is made under the lock and added here: a report captured by the
@@ -185,15 +195,32 @@ struct Journaling: Sendable {
             facts = again.days[day] ?? facts
             readPaths = again.readPaths
           }
+          defer { if !(reading.days[day]?.isEmpty ?? true) { onWritten?() } }
+          let links = daysWithFiles.flatMap { writer.dayLinks(of: day, among: $0).line } ?? ""
+          if let current = stamps,
+            let kept = unchangedPage(facts, readPaths: readPaths, links: links, stamps: current, in: locked)
+          {
+            part.written.append(kept.day)
+            if !kept.carried.isEmpty { part.carried[day] = kept.carried }
+            part.pagesLeftAlone += 1
+            stamps?.keep(day)
+            continue
+          }
           try write(
             facts, readPaths: readPaths, in: locked, durability: durability, daysWithFiles: daysWithFiles,
             refreshingPeriods: false, into: &part)
-          if !(reading.days[day]?.isEmpty ?? true) { onWritten?() }
+          if let written = part.written.last, written.facts.day == day {
+            stamps?.note(
+              day, page: PageStamps.Stamp(path: store.path(of: day)),
+              record: PageStamps.Stamp(path: store.recordPath(of: day)), inputs: links + "\n" + (written.sentence ?? "")
+            )
+          }
         }
         return part
       }
       report.add(part)
     }
+    stamps?.save(pagePath: store.path(of:), recordPath: store.recordPath(of:), now: Date())
     let rebuilt = report.written.map(\.facts.day)
     if !rebuilt.isEmpty, pages.links || pages.weekly || pages.monthly {
       report.periods = try await store.locked { locked in
@@ -211,6 +238,39 @@ struct Journaling: Sendable {
       }
     }
     return report
+  }
+
+  /// The page of a day as it is, when it would be made again byte for byte: this machine's record holds exactly
+  /// `read` (and is the version the page was made from), the page file is the version made from it, with the same
+  /// `links` and sentence, and no sync tool left a copy of it to merge. Nil when the page must be made.
+  private func unchangedPage(
+    _ read: DayFacts, readPaths: Set<String>, links: String, stamps: PageStamps, in locked: LockedJournalStore
+  ) -> (day: JournalWriter.WrittenDay, carried: [ProjectFacts])? {
+    let day = read.day
+    guard let recorded = locked.record(of: day) else { return nil }
+    let (facts, carried) = read.keeping(recorded, readPaths: readPaths)
+    guard facts == recorded, !store.hasConflictCopies(of: day) else { return nil }
+    let sentence = sentence(for: recorded, sharing: true)
+    guard
+      stamps.isUnchanged(
+        day, page: PageStamps.Stamp(path: store.path(of: day)),
+        record: PageStamps.Stamp(path: store.recordPath(of: day)),
+        inputs: links + "\n" + (sentence ?? ""))
+    else { return nil }
+    return (JournalWriter.WrittenDay(facts: recorded, sentence: sentence, outcome: .unchanged), carried)
+  }
+
+  /// What a rebuild knows of the pages it left (see `PageStamps`), kept per journal folder and machine; their key is
+  /// everything a page is made from besides its day's facts, links and sentence, this very binary included.
+  private func pageStamps() -> PageStamps {
+    let binary = PageStamps.Stamp(path: ExecutablePath.current).map { "\($0)" } ?? "unknown"
+    let calendar = configuration.calendar
+    let key = [
+      store.directory, store.host, calendar.timeZone.identifier, String(calendar.dayStartMinutes),
+      "\(writer.pages)", Version.current, binary,
+    ].joined(separator: "\n")
+    let name = ContentHash.hex(of: store.directory + "\n" + store.host).prefix(16)
+    return PageStamps(path: cacheDirectory + "/pages-v1/\(name).tsv", key: key)
   }
 
   /// How long a rebuild holds the journal lock for a run of days before letting a hook in.

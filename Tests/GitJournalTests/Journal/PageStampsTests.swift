@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+
+@testable import CLI
+@testable import Facts
+@testable import GitReader
+@testable import Journal
+@testable import Support
+
+/// A rebuild leaves a day's page alone only while everything it is made from is as the last rebuild left it; each
+/// way one of them can change behind the rebuild's back makes the page again. In process, with real repositories.
+@Suite struct PageStampsTests {
+  let sandbox: JournalSandbox
+  let repository: TemporaryRepository
+  static let days = (first: Day(year: 2026, month: 2, day: 1), last: Day(year: 2026, month: 2, day: 20))
+  static let eleventh = Day(year: 2026, month: 2, day: 11)
+
+  init() throws {
+    sandbox = try JournalSandbox()
+    repository = try sandbox.makeRepository("app")
+    try sandbox.register(repository)
+    try repository.commit(file: "a.txt", content: "a\n", message: "On the tenth", date: "2026-02-10T09:00:00Z")
+    try repository.commit(file: "b.txt", content: "b\n", message: "On the eleventh", date: "2026-02-11T09:00:00Z")
+    try repository.commit(file: "c.txt", content: "c\n", message: "On the twelfth", date: "2026-02-12T09:00:00Z")
+  }
+
+  var journaling: Journaling {
+    get throws {
+      let environment = sandbox.environment()
+      return Journaling(configuration: try Configuration.load(environment), environment: environment)
+    }
+  }
+
+  /// One rebuild of the range; returns how many pages it left alone.
+  @discardableResult
+  func rebuild() async throws -> Int {
+    let days = Self.days.first.through(Self.days.last)
+    return try await journaling.rebuild(days: days, policy: .rebuild()).pagesLeftAlone
+  }
+
+  /// Rebuilds until the pages are vouched for: a page written less than a tenth of a second before a rebuild ends
+  /// is not.
+  func settle() async throws {
+    try await rebuild()
+    try await Task.sleep(for: .milliseconds(150))
+    try await rebuild()
+    try await Task.sleep(for: .milliseconds(150))
+    #expect(try await rebuild() == 3, "the pages were read although nothing changed")
+  }
+
+  var page: String { sandbox.journalDirectory + "/2026-02-11.md" }
+
+  @Test func pagesAreLeftAloneWhileNothingChanges() async throws {
+    try await settle()
+    let before = try #require(sandbox.journalFile("2026-02-11"))
+    #expect(try await rebuild() == 3)
+    #expect(sandbox.journalFile("2026-02-11") == before)
+  }
+
+  /// gitjournal's front matter changed in place, to the same size, with the old modification time put back: the
+  /// change time shows, and the page is made again.
+  @Test func anEditInPlaceIsSeen() async throws {
+    try await settle()
+    let original = try #require(sandbox.journalFile("2026-02-11"))
+    var info = stat()
+    #expect(stat(page, &info) == 0)
+    try #require(original.contains("\ncommits: 1\n"))
+    let edited = original.replacingOccurrences(of: "\ncommits: 1\n", with: "\ncommits: 7\n")
+    let handle = try #require(FileHandle(forWritingAtPath: page))
+    try handle.write(contentsOf: Data(edited.utf8))
+    try handle.close()
+    var times = [info.st_atim, info.st_mtim]
+    #expect(utimensat(AT_FDCWD, page, &times, 0) == 0)
+    #expect(try await rebuild() == 2)
+    #expect(sandbox.journalFile("2026-02-11") == original, "the front matter edited in place was not made again")
+  }
+
+  /// This machine's record of the day rewritten without its page (a hook killed between the two): the page is made
+  /// from the record, although its own file and the facts read now are as the rebuild left them.
+  @Test func aRecordWrittenWithoutItsPageIsSeen() async throws {
+    try await settle()
+    try repository.commit(file: "d.txt", content: "d\n", message: "Later that day", date: "2026-02-11T15:00:00Z")
+    let journaling = try journaling
+    let facts = await journaling.current(Self.eleventh, policy: .rebuild()).facts
+    try await journaling.store.locked { locked in
+      try locked.writeRecord(facts, durability: .immediate, recorded: nil)
+    }
+    #expect(sandbox.journalFile("2026-02-11")?.contains("Later that day") == false)
+    try await rebuild()
+    #expect(sandbox.journalFile("2026-02-11")?.contains("Later that day") == true, "the page missed its record")
+  }
+
+  /// A sentence another machine shared for exactly these facts, with nothing else changed.
+  @Test func aSharedSentenceIsSeen() async throws {
+    try await settle()
+    let journaling = try journaling
+    let facts = try #require(try await journaling.recorded(Self.eleventh))
+    let sentence = "A day of small fixes."
+    journaling.store.share(
+      sentence: sentence, of: Self.eleventh, signature: facts.signature(calendar: journaling.configuration.calendar))
+    #expect(try await rebuild() == 2)
+    #expect(sandbox.journalFile("2026-02-11")?.contains(sentence) == true, "the shared sentence is missing")
+  }
+
+  /// Another machine's record of the day arrives: every page is made from all the records.
+  @Test func anotherMachinesRecordIsSeen() async throws {
+    try await settle()
+    let journaling = try journaling
+    let mine = try #require(journaling.store.record(of: Self.eleventh))
+    let project = try #require(mine.projects.first)
+    var commit = try #require(project.commits.first)
+    commit.id = ObjectID(hex: String(repeating: "e", count: 40))!
+    commit.subject = "From the desktop"
+    let theirs = DayFacts(
+      day: Self.eleventh,
+      projects: [ProjectFacts(name: "site", path: "/elsewhere/site", isPrivate: false, commits: [commit])])
+    try DayRecordStore(journalDirectory: sandbox.journalDirectory, host: "desktop").write(theirs, durable: false)
+    #expect(try await rebuild() == 0)
+    #expect(sandbox.journalFile("2026-02-11")?.contains("From the desktop") == true)
+  }
+
+  /// A new day's file in the range changes its neighbour's links.
+  @Test func newLinksAreSeen() async throws {
+    try await settle()
+    try repository.commit(file: "e.txt", content: "e\n", message: "On the fifteenth", date: "2026-02-15T09:00:00Z")
+    #expect(try await rebuild() == 2)
+    #expect(sandbox.journalFile("2026-02-12")?.contains("2026-02-15") == true, "the twelfth links the old next day")
+  }
+
+  /// A damaged or foreign stamps file is a miss, never a page left stale.
+  @Test func aDamagedStampsFileIsAMiss() async throws {
+    try await settle()
+    let folder = sandbox.scratch.path("home/.cache/gitjournal/pages-v1")
+    let name = try #require(try FileManager.default.contentsOfDirectory(atPath: folder).first)
+    try Data("key\tnot-this-one\n".utf8).write(to: URL(fileURLWithPath: folder + "/" + name))
+    #expect(try await rebuild() == 0)
+  }
+}
