@@ -129,7 +129,12 @@ public struct JournalStore: Sendable {
 
   /// Whether a sync tool left copies of the day's page to merge into it.
   public func hasConflictCopies(of day: Day) -> Bool {
-    !conflictCandidates.copies(of: day.description).isEmpty
+    hasConflictCopies(ofPage: day.description)
+  }
+
+  /// `hasConflictCopies(of:)` for a page named `2026-W49` or `2026-12`.
+  public func hasConflictCopies(ofPage name: String) -> Bool {
+    !conflictCandidates.copies(of: name).isEmpty
   }
 
   /// The file of this machine's record of `day`.

@@ -54,6 +54,12 @@ public struct JournalWriter: Sendable {
     public let facts: PeriodFacts
     public let sentence: String?
     public let outcome: JournalStore.Outcome
+
+    public init(facts: PeriodFacts, sentence: String?, outcome: JournalStore.Outcome) {
+      self.facts = facts
+      self.sentence = sentence
+      self.outcome = outcome
+    }
   }
 
   /// The sentence to show for a day's facts (every machine's), if there is one.

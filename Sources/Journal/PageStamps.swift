@@ -9,21 +9,22 @@ import Support
   import Darwin
 #endif
 
-/// What the last rebuild saw of each day's page: the version of the page file and of this machine's record of the
-/// day after the page was written (or found as it would be written), and the rest of what the page was made from
-/// (its links and sentence). A rebuild that finds the same record, the same page file and the same links and
-/// sentence leaves the page alone instead of reading and merging it: it would come out byte for byte the same.
+/// What the last rebuild saw of each page it made: the version of the page file right after it was made (or found as
+/// it would be made), and what it was made from. A day's page is made from this machine's record of the day (its
+/// version, by stamp), its links and its sentence; a week's or a month's from its days' records and its sentence. A
+/// rebuild that finds the same inputs and the same page file leaves the page alone instead of reading and merging
+/// it: it would come out byte for byte the same.
 ///
-/// Kept in the cache folder (`pages-v1/<journal and machine>.tsv`, a `StateFile`): a record `key <hash>` of what
-/// every page depends on (the calendar, the pages that are on, gitjournal's version), then one record per day. A
+/// Kept in the cache folder (`pages-v2/<journal and machine>.tsv`, a `StateFile`): a record `key <hash>` of what
+/// every page depends on (the calendar, the pages that are on, gitjournal's binary), then one record per page. A
 /// missing, damaged or foreign file only means every page is read again. Each record vouches for itself: it holds
-/// the stamps of both files as they were right after the page was made from the record, so a record saved by any
-/// rebuild is true as long as both stamps still match.
+/// the stamps of the page and of its records as they were right after the page was made from them, so a record
+/// saved by any rebuild is true as long as they all still match.
 ///
 /// A stamp is the file's device, inode, size, and modification and change times (nanoseconds): an editor that saves
 /// by rename makes a new inode, one that writes in place changes the change time even when it puts the old
-/// modification time back. A page is vouched for only once its stamp is a tenth of a second old when the record is
-/// saved, as `RepositoryStamp` does: a change in the same clock tick as the write that made the page would not show.
+/// modification time back. A page is vouched for only once it and its records are a tenth of a second old when the
+/// file is saved, as `RepositoryStamp` does: a change in the same clock tick as the write before it would not show.
 public struct PageStamps: Sendable {
   /// One version of a file.
   public struct Stamp: Equatable, Sendable {
@@ -58,69 +59,74 @@ public struct PageStamps: Sendable {
 
   struct Entry: Equatable, Sendable {
     let page: Stamp
-    let record: Stamp
+    /// The rest of what the page was made from, the stamps of the records it was made from among them.
     let inputs: String
   }
 
   private let path: String?
   private let key: String
-  private var entries: [Day: Entry] = [:]
-  /// Days whose page this rebuild made or found as it is, with their stamps right after: saved if still so.
-  private var noted: [Day: Entry] = [:]
+  private var entries: [String: Entry] = [:]
+  /// Pages this rebuild made or found as they are, with their stamps right after and the files they were made from:
+  /// saved if all are still so.
+  private var noted: [String: (entry: Entry, sources: [(path: String, stamp: Stamp?)])] = [:]
 
-  /// `path` nil keeps nothing; `key`: what every page depends on besides its own facts, links and sentence.
+  /// `path` nil keeps nothing; `key`: what every page depends on besides its own inputs.
   public init(path: String?, key: String) {
     self.path = path
-    self.key = ContentHash.hex(of: "pages-v1\n" + key)
+    self.key = ContentHash.hex(of: "pages-v2\n" + key)
     guard let path else { return }
     var isValid = true
     var isFirst = true
-    var entries: [Day: Entry] = [:]
+    var entries: [String: Entry] = [:]
     StateFile.read(path) { record in
       if isFirst {
         isFirst = false
         isValid = record.count == 2 && record.text(0) == "key" && record.text(1) == self.key
-      } else if record.count == 16, let day = Day(iso: record.text(0)) {
-        let numbers = (1...14).compactMap { record.integer($0) }
-        guard numbers.count == 14 else { return true }
-        entries[day] = Entry(
-          page: Stamp(fields: Array(numbers[0..<7])), record: Stamp(fields: Array(numbers[7..<14])),
-          inputs: record.text(15))
+      } else if record.count == 9 {
+        let numbers = (1...7).compactMap { record.integer($0) }
+        guard numbers.count == 7 else { return true }
+        entries[record.text(0)] = Entry(page: Stamp(fields: numbers), inputs: record.text(8))
       }
       return isValid
     }
     if isValid { self.entries = entries }
   }
 
-  /// Whether the page of `day` is as it was made from this record with these `inputs` (its links line and sentence):
-  /// both files' stamps as they were right after.
-  public func isUnchanged(_ day: Day, page: Stamp?, record: Stamp?, inputs: String) -> Bool {
-    guard let entry = entries[day], let page, let record else { return false }
-    return entry == Entry(page: page, record: record, inputs: inputs)
+  /// The text of a file's stamp for a page's inputs ("none" for no file).
+  public static func text(of stamp: Stamp?) -> String {
+    stamp.map { $0.fields.map(String.init).joined(separator: ",") } ?? "none"
   }
 
-  /// Remembers that the page of `day` was just made (or found as it would be made) from its record with `inputs`.
-  public mutating func note(_ day: Day, page: Stamp?, record: Stamp?, inputs: String) {
-    guard path != nil, let page, let record else { return }
-    noted[day] = Entry(page: page, record: record, inputs: inputs)
+  /// Whether the page named `name` (a day, a week, a month) is the version that was made from these `inputs`.
+  public func isUnchanged(_ name: String, page: Stamp?, inputs: String) -> Bool {
+    guard let entry = entries[name], let page else { return false }
+    return entry == Entry(page: page, inputs: inputs)
   }
 
-  /// Remembers that the page of `day` was found unchanged.
-  public mutating func keep(_ day: Day) {
-    if let entry = entries[day] { noted[day] = entry }
+  /// Remembers that the page named `name`, at `pagePath`, was just made (or found as it would be made) from
+  /// `inputs`, which hold the stamps of the files at `sources` as they are now.
+  public mutating func note(_ name: String, pagePath: String, inputs: String, sources: [String]) {
+    guard path != nil, let page = Stamp(path: pagePath) else { return }
+    noted[name] = (Entry(page: page, inputs: inputs), sources.map { ($0, Stamp(path: $0)) })
   }
 
-  /// Replaces the file with the days noted in this rebuild whose two files are still as noted and were last changed
-  /// at least a tenth of a second before `now`. A cache that cannot be written only costs time.
-  public func save(pagePath: (Day) -> String, recordPath: (Day) -> String, now: Date) {
+  /// Remembers that the page named `name` was found unchanged, with the files it was made from.
+  public mutating func keep(_ name: String, sources: [String]) {
+    if let entry = entries[name] { noted[name] = (entry, sources.map { ($0, Stamp(path: $0)) }) }
+  }
+
+  /// Replaces the file with the pages noted in this rebuild whose files and sources are still as noted and were last
+  /// changed at least a tenth of a second before `now`. A cache that cannot be written only costs time.
+  public func save(pagePath: (String) -> String, now: Date) {
     guard let path else { return }
     let settled = now.timeIntervalSince1970 - 0.1
     var records: [[String]] = [["key", key]]
-    for (day, entry) in noted.sorted(by: { $0.key < $1.key }) {
-      guard Stamp(path: pagePath(day)) == entry.page, Stamp(path: recordPath(day)) == entry.record,
-        entry.page.newest < settled, entry.record.newest < settled
+    for (name, noted) in noted.sorted(by: { $0.key < $1.key }) {
+      let entry = noted.entry
+      guard Stamp(path: pagePath(name)) == entry.page, entry.page.newest < settled,
+        noted.sources.allSatisfy({ Stamp(path: $0.path) == $0.stamp && ($0.stamp?.newest ?? 0) < settled })
       else { continue }
-      records.append([day.description] + (entry.page.fields + entry.record.fields).map(String.init) + [entry.inputs])
+      records.append([name] + entry.page.fields.map(String.init) + [entry.inputs])
     }
     try? makeFolders(PathText.folder(of: path))
     try? StateFile.write(records, to: path)

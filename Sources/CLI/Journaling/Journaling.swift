@@ -77,7 +77,7 @@ struct Journaling: Sendable {
     /// Projects whose day record had them under another name (`repos rename`), by the names written now: the
     /// old names and how many days' files now have the new one.
     var renamed: [String: (from: Set<String>, days: Int)] = [:]
-    /// Days a rebuild found exactly as it would write them without reading their pages (see `PageStamps`).
+    /// Pages (days, weeks, months) a rebuild found as it would write them without reading them (see `PageStamps`).
     var pagesLeftAlone = 0
 
     /// Adds the report of later days.
@@ -203,33 +203,41 @@ struct Journaling: Sendable {
             part.written.append(kept.day)
             if !kept.carried.isEmpty { part.carried[day] = kept.carried }
             part.pagesLeftAlone += 1
-            stamps?.keep(day)
+            stamps?.keep(day.description, sources: [store.recordPath(of: day)])
             continue
           }
           try write(
             facts, readPaths: readPaths, in: locked, durability: durability, daysWithFiles: daysWithFiles,
             refreshingPeriods: false, into: &part)
           if let written = part.written.last, written.facts.day == day {
+            let record = store.recordPath(of: day)
             stamps?.note(
-              day, page: PageStamps.Stamp(path: store.path(of: day)),
-              record: PageStamps.Stamp(path: store.recordPath(of: day)), inputs: links + "\n" + (written.sentence ?? "")
-            )
+              day.description, pagePath: store.path(of: day),
+              inputs: dayInputs(record: PageStamps.Stamp(path: record), links: links, sentence: written.sentence),
+              sources: [record])
           }
         }
         return part
       }
       report.add(part)
     }
-    stamps?.save(pagePath: store.path(of:), recordPath: store.recordPath(of:), now: Date())
     let rebuilt = report.written.map(\.facts.day)
     if !rebuilt.isEmpty, pages.links || pages.weekly || pages.monthly {
       report.periods = try await store.locked { locked in
         // The weeks and months of the days written, each once; and the files just outside the range.
         // The days just written are not read back from their records.
         let written = Dictionary(report.written.map { ($0.facts.day, $0.facts) }, uniquingKeysWith: { $1 })
-        let periods = try writer.writePeriods(
-          containing: rebuilt, known: written, sentence: { sentence(for: $0, sharing: true) }, in: locked,
-          durability: durability)
+        let periods: [JournalWriter.WrittenPeriod]
+        if stamps != nil {
+          let made = try writePeriods(
+            containing: rebuilt, known: written, stamps: &stamps!, in: locked, durability: durability)
+          periods = made.written
+          report.pagesLeftAlone += made.leftAlone
+        } else {
+          periods = try writer.writePeriods(
+            containing: rebuilt, known: written, sentence: { sentence(for: $0, sharing: true) }, in: locked,
+            durability: durability)
+        }
         if let daysWithFiles, let first = rebuilt.first, let last = rebuilt.last {
           try writer.relink(first, links: writer.dayLinks(of: first, among: daysWithFiles), in: locked)
           try writer.relink(last, links: writer.dayLinks(of: last, among: daysWithFiles), in: locked)
@@ -237,7 +245,49 @@ struct Journaling: Sendable {
         return periods
       }
     }
+    stamps?.save(pagePath: store.path(ofPage:), now: Date())
     return report
+  }
+
+  /// `JournalWriter.writePeriods` for a rebuild with one machine's records: a week's or a month's page whose days'
+  /// records, sentence and file are as the last rebuild left them is left alone (see `PageStamps`).
+  private func writePeriods(
+    containing days: [Day], known: [Day: DayFacts], stamps: inout PageStamps, in locked: LockedJournalStore,
+    durability: JournalStore.Durability
+  ) throws(SystemError) -> (written: [JournalWriter.WrittenPeriod], leftAlone: Int) {
+    var read: [Day: DayFacts?] = [:]
+    func facts(_ day: Day) -> DayFacts? {
+      if let written = known[day] { return written }
+      if let recorded = read[day] { return recorded }
+      let recorded = locked.recordedFacts(of: day)
+      read[day] = .some(recorded)
+      return recorded
+    }
+    var written: [JournalWriter.WrittenPeriod] = []
+    var leftAlone = 0
+    for period in Set(days.flatMap(writer.periods(containing:))).sorted() {
+      let periodFacts = PeriodFacts(period: period, days: period.first.through(period.last).compactMap(facts))
+      let path = store.path(ofPage: periodFacts.name)
+      let sentence = periodFacts.isEmpty ? nil : sentence(for: periodFacts, sharing: true)
+      let inputs = periodInputs(period, sentence: sentence)
+      if stamps.isUnchanged(periodFacts.name, page: PageStamps.Stamp(path: path), inputs: inputs.text),
+        !store.hasConflictCopies(ofPage: periodFacts.name)
+      {
+        written.append(JournalWriter.WrittenPeriod(facts: periodFacts, sentence: sentence, outcome: .unchanged))
+        stamps.keep(periodFacts.name, sources: inputs.sources)
+        leftAlone += 1
+        continue
+      }
+      let page = try writer.writePeriod(
+        periodFacts, sentence: { self.sentence(for: $0, sharing: true) }, in: locked, durability: durability)
+      written.append(page)
+      if page.outcome != .nothingToWrite {
+        stamps.note(
+          periodFacts.name, pagePath: path, inputs: periodInputs(period, sentence: page.sentence).text,
+          sources: inputs.sources)
+      }
+    }
+    return (written, leftAlone)
   }
 
   /// The page of a day as it is, when it would be made again byte for byte: this machine's record holds exactly
@@ -251,13 +301,25 @@ struct Journaling: Sendable {
     let (facts, carried) = read.keeping(recorded, readPaths: readPaths)
     guard facts == recorded, !store.hasConflictCopies(of: day) else { return nil }
     let sentence = sentence(for: recorded, sharing: true)
-    guard
-      stamps.isUnchanged(
-        day, page: PageStamps.Stamp(path: store.path(of: day)),
-        record: PageStamps.Stamp(path: store.recordPath(of: day)),
-        inputs: links + "\n" + (sentence ?? ""))
+    let inputs = dayInputs(
+      record: PageStamps.Stamp(path: store.recordPath(of: day)), links: links, sentence: sentence)
+    guard stamps.isUnchanged(day.description, page: PageStamps.Stamp(path: store.path(of: day)), inputs: inputs)
     else { return nil }
     return (JournalWriter.WrittenDay(facts: recorded, sentence: sentence, outcome: .unchanged), carried)
+  }
+
+  /// What a day's page is made from besides the calendar and the pages that are on: this machine's record of it (by
+  /// stamp; its facts are this record's), its links line and its sentence.
+  private func dayInputs(record: PageStamps.Stamp?, links: String, sentence: String?) -> String {
+    "day\n" + PageStamps.text(of: record) + "\n" + links + "\n" + (sentence ?? "")
+  }
+
+  /// What a week's or a month's page is made from besides the calendar and the pages that are on: its days' records
+  /// (by stamp) and its sentence.
+  private func periodInputs(_ period: PeriodFacts.Period, sentence: String?) -> (text: String, sources: [String]) {
+    let sources = period.first.through(period.last).map(store.recordPath(of:))
+    let stamps = sources.map { PageStamps.text(of: PageStamps.Stamp(path: $0)) }
+    return ("period\n" + stamps.joined(separator: "\n") + "\n" + (sentence ?? ""), sources)
   }
 
   /// What a rebuild knows of the pages it left (see `PageStamps`), kept per journal folder and machine; their key is
@@ -270,7 +332,7 @@ struct Journaling: Sendable {
       "\(writer.pages)", Version.current, binary,
     ].joined(separator: "\n")
     let name = ContentHash.hex(of: store.directory + "\n" + store.host).prefix(16)
-    return PageStamps(path: cacheDirectory + "/pages-v1/\(name).tsv", key: key)
+    return PageStamps(path: cacheDirectory + "/pages-v2/\(name).tsv", key: key)
   }
 
   /// How long a rebuild holds the journal lock for a run of days before letting a hook in.
