@@ -81,10 +81,11 @@ public struct FactsReader: Sendable {
     let owned = Self.countingEachCommitOnce(scans)
     let privacy = Self.privacy(entries, scans)
     var commitsByDay: [Day: [(RepositoryEntry, [CommitRecord])]] = [:]
+    let windows = DayWindows(calendar: calendar, first: first, last: last)
     for (index, records) in owned.enumerated() where !records.isEmpty {
       var entry = entries[index]
       entry.isPrivate = privacy[index]
-      let grouped = Dictionary(grouping: records) { calendar.day(containing: $0.authoredAt) }
+      let grouped = Dictionary(grouping: records) { windows.day(containing: $0.authoredAt) }
       for (day, dayRecords) in grouped where wanted.contains(day) {
         commitsByDay[day, default: []].append((entry, dayRecords))
       }

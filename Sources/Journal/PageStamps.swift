@@ -94,7 +94,23 @@ public struct PageStamps: Sendable {
 
   /// The text of a file's stamp for a page's inputs ("none" for no file).
   public static func text(of stamp: Stamp?) -> String {
-    stamp.map { $0.fields.map(String.init).joined(separator: ",") } ?? "none"
+    guard let stamp else { return "none" }
+    // Digits written by hand: a rebuild makes this text for every day's record, several times over for the weeks
+    // and months, and `String(Int)` joined cost a tenth of a second rebuild's instructions.
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(stamp.fields.count * 20)
+    for (index, field) in stamp.fields.enumerated() {
+      if index > 0 { bytes.append(UInt8(ascii: ",")) }
+      if field < 0 { bytes.append(UInt8(ascii: "-")) }
+      var magnitude = field.magnitude
+      let start = bytes.count
+      repeat {
+        bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+        magnitude /= 10
+      } while magnitude > 0
+      bytes[start...].reverse()
+    }
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// Whether the page named `name` (a day, a week, a month) is the version that was made from these `inputs`.

@@ -73,3 +73,26 @@ import Testing
     #expect(Day(year: 12026, month: 3, day: 1).description == "12026-03-01")
   }
 }
+
+/// Sorting instants into days by the precomputed windows gives the calendar's day, across daylight-saving changes,
+/// a day start after midnight, and instants outside the run.
+@Suite struct DayWindowsTests {
+  @Test(arguments: [("Europe/Berlin", 0), ("America/New_York", 240), ("Australia/Lord_Howe", 90), ("UTC", 0)])
+  func windowsAgreeWithTheCalendar(zone: String, dayStart: Int) throws {
+    let calendar = JournalCalendar(timeZone: try #require(TimeZone(identifier: zone)), dayStartMinutes: dayStart)
+    let first = Day(year: 2026, month: 3, day: 1)
+    let last = Day(year: 2026, month: 11, day: 30)
+    let windows = DayWindows(calendar: calendar, first: first, last: last)
+    var random = SeededGenerator(seed: 18)
+    let span = calendar.window(from: first.adding(days: -3), through: last.adding(days: 3))
+    for _ in 0..<5_000 {
+      let instant = Int64.random(in: span.start..<span.end, using: &random)
+      #expect(windows.day(containing: instant) == calendar.day(containing: instant), "\(zone) \(instant)")
+    }
+    for day in first.through(last) {
+      let window = calendar.window(of: day)
+      #expect(windows.day(containing: window.start) == day)
+      #expect(windows.day(containing: window.end - 1) == day)
+    }
+  }
+}
