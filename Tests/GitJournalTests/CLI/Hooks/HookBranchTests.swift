@@ -16,9 +16,7 @@ import Testing
 
   init() throws {
     world = try HookWorld()
-    repository = try world.makeRepository("code/app")
-    let installed = try world.gitjournal("install", in: repository)
-    try #require(installed.status == 0, "install failed: \(installed.standardError)")
+    repository = try world.makeInstalledRepository("code/app")
   }
 
   /// The journal line of `commit`, or nil.

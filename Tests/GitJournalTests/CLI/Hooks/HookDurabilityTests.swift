@@ -11,9 +11,7 @@ import Testing
 
   init() throws {
     world = try HookWorld()
-    repository = try world.makeRepository("code/app")
-    let installed = try world.gitjournal("install", in: repository)
-    try #require(installed.status == 0, "install failed: \(installed.standardError)")
+    repository = try world.makeInstalledRepository("code/app")
   }
 
   /// The files and folders one `hook post-commit` synced, by the path each descriptor was opened with.

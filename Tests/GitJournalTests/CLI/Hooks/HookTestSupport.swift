@@ -102,6 +102,14 @@ final class HookWorld: Sendable {
     try run(binary ?? self.binary, arguments, in: directory)
   }
 
+  /// A new repository at `relative` with gitjournal's hooks installed in it (`gitjournal install`).
+  func makeInstalledRepository(_ relative: String) throws -> String {
+    let repository = try makeRepository(relative)
+    let installed = try gitjournal("install", in: repository)
+    guard installed.status == 0 else { throw ScratchError("install failed: \(installed.standardError)") }
+    return repository
+  }
+
   /// A new repository at `relative` inside the world, with `git init`.
   func makeRepository(_ relative: String, bare: Bool = false) throws -> String {
     let path = try scratch.makeFolder(relative)
