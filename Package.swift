@@ -10,7 +10,8 @@ let libgit2Static =
   [
     "-Xlinker", "--wrap=mbedtls_x509_crt_parse_file", "-Xlinker", "--wrap=mbedtls_x509_crt_parse_path",
   ]
-  + ["git_mbedtls_stream_global_init", "git_tls_stream_new", "git_tls_stream_wrap"].flatMap {
+  + ["git_mbedtls_stream_global_init", "git_tls_stream_new", "git_tls_stream_wrap", "git_mbedtls__set_cert_location"]
+  .flatMap {
     ["-Xlinker", "--wrap=\($0)"]
   }
   + ["git2", "mbedtls", "mbedx509", "mbedcrypto", "http_parser", "ssh2", "crypto", "pcre2-8", "z"].flatMap {

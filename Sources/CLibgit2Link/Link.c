@@ -56,6 +56,13 @@ int __wrap_git_tls_stream_wrap(struct git_stream **out, struct git_stream *in, c
   return gitjournal_refuse_tls(out);
 }
 
+// GIT_OPT_SET_SSL_CERT_LOCATIONS would load certificates into the configuration that was never set up: refused too.
+int __wrap_git_mbedtls__set_cert_location(const char *file, const char *path) {
+  (void)file;
+  (void)path;
+  return gitjournal_refuse_tls(0);
+}
+
 // GSSAPI (Kerberos), which libgit2 calls only to answer an HTTP server's "Negotiate" challenge. Debian ships no
 // static Kerberos, and its shared libraries cost every start five more libraries to load and relocate. These
 // stand-ins fail every call with GSS_S_FAILURE, so such authentication is refused, never attempted.

@@ -113,10 +113,12 @@ public struct FactsReader: Sendable {
   /// into one run per core (a hundred quiet repositories, two tasks), the first run on this task.
   static func storedReads(_ reads: [Read], from start: Int64, width: Int) async -> [ScannedRepository?] {
     func stored(_ part: ArraySlice<Read>) -> [ScannedRepository?] {
-      // Made once per end of span: only a retired repository's span ends earlier.
-      var query: (end: Int64, query: StampedRead.Query?)?
+      // Made again only when the span's end (earlier for a retired repository) or the files left out change.
+      var query: (end: Int64, excluded: [String], query: StampedRead.Query?)?
       return part.map { read in
-        if query?.end != read.end { query = (read.end, read.scan.storedReadQuery(authoredFrom: start, to: read.end)) }
+        if query?.end != read.end || query?.excluded != read.scan.excludePaths {
+          query = (read.end, read.scan.excludePaths, read.scan.storedReadQuery(authoredFrom: start, to: read.end))
+        }
         return read.scan.storedCommits(authoredFrom: start, to: read.end, query: query?.query)
       }
     }

@@ -4,7 +4,8 @@ public struct ReadPolicy: Sendable, Equatable {
   /// Everyone's commits (`--all-authors`), not only the configured authors'.
   public var allAuthors: Bool
   /// A short span may come from the window cache when the repository's branches have not moved (the hook,
-  /// `narrate`). False reads every repository afresh, so damage is found and reported (`rebuild`, `doctor`).
+  /// `narrate`). False reads short spans afresh, so damage is found and reported (`doctor`; a `rebuild` whose
+  /// references all moved nowhere takes its long span from the history cache and finds damage only once they move).
   public var reusesWindows: Bool
   /// A long span may come from the history cache when the references it was read from are all as they were
   /// (a second `rebuild`, see `HistoryCache`).

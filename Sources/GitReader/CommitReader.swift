@@ -42,10 +42,9 @@ struct CommitReader {
   /// name any reference), references that cannot be listed, a span that has not begun (walked whole, see `walk`).
   private func historyKey(start: Int64, end: Int64) -> HistoryCache.Key? {
     guard start <= Int64(Date().timeIntervalSince1970), repository.configString("mailmap.blob") == nil,
-      let references = repository.walkReferences()
+      let mailmap = repository.mailmapSources(), let references = repository.walkReferences()
     else { return nil }
-    let span = WindowCache.Key(
-      start: start, end: end, authors: authors, includeMerges: includeMerges, mailmap: repository.mailmapSources())
+    let span = WindowCache.Key(start: start, end: end, authors: authors, includeMerges: includeMerges, mailmap: mailmap)
     return HistoryCache.Key(span: span, references: references)
   }
 
@@ -53,9 +52,10 @@ struct CommitReader {
   private func walkedCommits(authoredFrom start: Int64?, to end: Int64?) throws(GitError) -> [WalkedCommit] {
     let tips = try repository.tipIDs()
     var key: WindowCache.Key?
-    if let start, let end, end - start <= WindowCache.longestSpan, windowCache.isEnabled {
-      key = WindowCache.Key(
-        start: start, end: end, authors: authors, includeMerges: includeMerges, mailmap: repository.mailmapSources())
+    if let start, let end, end - start <= WindowCache.longestSpan, windowCache.isEnabled,
+      let mailmap = repository.mailmapSources()
+    {
+      key = WindowCache.Key(start: start, end: end, authors: authors, includeMerges: includeMerges, mailmap: mailmap)
     }
     var folded = FoldedCommits()
     var isComplete = false

@@ -190,9 +190,22 @@ package final class Repository {
 
   /// What the mailmap is read from, outside the commits: the working tree's `.mailmap` and the file named by
   /// `mailmap.file`, with their contents, and `mailmap.blob`.
-  func mailmapSources() -> String {
+  /// Nil when a `mailmap.file` cannot be found from its value as libgit2 finds it (a relative path, or `~user/`):
+  /// then nothing is cached under the mailmap.
+  func mailmapSources() -> String? {
     var text = ""
-    let files = [workingDirectory.map { $0 + "/.mailmap" }, configString("mailmap.file")].compactMap { $0 }
+    var files = [workingDirectory.map { $0 + "/.mailmap" }].compactMap { $0 }
+    if let file = configString("mailmap.file") {
+      // libgit2 reads `~/` as the home folder: keyed by the file's path as written, an edit of `~/.mailmap` would
+      // go unseen.
+      if file.hasPrefix("/") {
+        files.append(file)
+      } else if file.hasPrefix("~/"), let home = getenv("HOME"), home.pointee != 0 {
+        files.append(String(cString: home) + file.dropFirst())
+      } else {
+        return nil
+      }
+    }
     for file in files {
       let contents = FileManager.default.contents(atPath: file).map { String(decoding: $0, as: UTF8.self) }
       text += "file \(file)\n\(contents ?? "(none)")\n"

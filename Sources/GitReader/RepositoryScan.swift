@@ -93,13 +93,15 @@ package struct RepositoryScan {
   }
 
   /// What decides a stored read of the span besides the repository, or nil when the span's reads are not kept:
-  /// the span, merges and the author filter, the same for every repository of one reading.
+  /// the span, merges, the author filter (with the authors `--all-authors` still leaves out) and the files left out
+  /// of the counts. The same for the repositories of one reading that leave out the same files.
   package func storedReadQuery(authoredFrom start: Int64?, to end: Int64?) -> StampedRead.Query? {
     guard reusesWindows, cacheDirectory != nil, let start, let end, end - start <= WindowCache.longestSpan else {
       return nil
     }
-    let authorFields = allAuthors ? ["*"] : configuredAuthors.map { "=" + $0 }
+    let authorFields = allAuthors ? ["*"] + ignoredAuthors.map { "!" + $0 } : configuredAuthors.map { "=" + $0 }
     return StampedRead.Query(
-      [String(start), String(end), includeMerges ? "merges" : "no-merges"] + authorFields)
+      [String(start), String(end), includeMerges ? "merges" : "no-merges"] + authorFields
+        + excludePaths.map { "x" + $0 })
   }
 }

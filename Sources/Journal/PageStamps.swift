@@ -24,7 +24,8 @@ import Support
 /// A stamp is the file's device, inode, size, and modification and change times (nanoseconds): an editor that saves
 /// by rename makes a new inode, one that writes in place changes the change time even when it puts the old
 /// modification time back. A page is vouched for only once it and its records are a tenth of a second old when the
-/// file is saved, as `RepositoryStamp` does: a change in the same clock tick as the write before it would not show.
+/// file is saved (three seconds where times have no nanoseconds), as `RepositoryStamp` does: a change in the same
+/// clock tick as the write before it would not show.
 public struct PageStamps: Sendable {
   /// One version of a file.
   public struct Stamp: Equatable, Sendable {
@@ -54,6 +55,14 @@ public struct PageStamps: Sendable {
       max(
         TimeInterval(fields[3]) + TimeInterval(fields[4]) / 1e9, TimeInterval(fields[5]) + TimeInterval(fields[6]) / 1e9
       )
+    }
+
+    /// Whether a change made after `now` could leave this stamp as it is (as `PathStamp.isRacy` says of the hook's
+    /// stamps): within a tenth of a second, or three seconds for times without nanoseconds (FAT, SMB), which such
+    /// file systems keep to the second or two.
+    func isRacy(now: Date) -> Bool {
+      let isCoarse = fields[4] == 0 && fields[6] == 0
+      return newest >= now.timeIntervalSince1970 - (isCoarse ? 3 : 0.1)
     }
   }
 
@@ -131,16 +140,15 @@ public struct PageStamps: Sendable {
     if let entry = entries[name] { noted[name] = (entry, sources.map { ($0, Stamp(path: $0)) }) }
   }
 
-  /// Replaces the file with the pages noted in this rebuild whose files and sources are still as noted and were last
-  /// changed at least a tenth of a second before `now`. A cache that cannot be written only costs time.
+  /// Replaces the file with the pages noted in this rebuild whose files and sources are still as noted and were not
+  /// changed so recently before `now` that a change made now could keep their stamps (`Stamp.isRacy`). A cache that cannot be written only costs time.
   public func save(pagePath: (String) -> String, now: Date) {
     guard let path else { return }
-    let settled = now.timeIntervalSince1970 - 0.1
     var records: [[String]] = [["key", key]]
     for (name, noted) in noted.sorted(by: { $0.key < $1.key }) {
       let entry = noted.entry
-      guard Stamp(path: pagePath(name)) == entry.page, entry.page.newest < settled,
-        noted.sources.allSatisfy({ Stamp(path: $0.path) == $0.stamp && ($0.stamp?.newest ?? 0) < settled })
+      guard Stamp(path: pagePath(name)) == entry.page, !entry.page.isRacy(now: now),
+        noted.sources.allSatisfy({ Stamp(path: $0.path) == $0.stamp && $0.stamp?.isRacy(now: now) != true })
       else { continue }
       records.append([name] + entry.page.fields.map(String.init) + [entry.inputs])
     }

@@ -85,9 +85,10 @@ package enum AtomicFile {
 
   /// Folders whose renames are made durable together, each synced once, where each write would sync its folder:
   /// a commit's hook writes the day's record, its page and its week's and month's pages, and on a journaling file
-  /// system every folder sync is a commit of the file system's journal. Each file's bytes are still synced
-  /// before it replaces the old file, so a crash before `syncAll` leaves the old version or the new one of each
-  /// file, never half of one, and no note a user wrote is lost.
+  /// system every folder sync is a commit of the file system's journal. A durable write's bytes are still synced
+  /// before it replaces the old file, so a crash before `syncAll` leaves the old version or the new one of it,
+  /// never half of one, and no note a user wrote is lost. (A page of gitjournal's alone is written without a sync,
+  /// see `LockedJournalStore.write`: a crash may leave it empty, and the next write makes it again.)
   package final class FolderSyncs: @unchecked Sendable {
     private let lock = NSLock()
     private var folders: [String] = []

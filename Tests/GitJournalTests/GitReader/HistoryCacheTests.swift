@@ -168,6 +168,19 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: path), "a read with mailmap.blob was cached")
   }
 
+  /// A `mailmap.file` whose file cannot be told from its value (a relative path, which libgit2 resolves itself) is
+  /// never cached under: an edit of that file would otherwise go unseen. One named from the home folder (`~/`) is
+  /// keyed by the file it names.
+  @Test mutating func aMailmapFileGivenRelativelyIsNeverCached() throws {
+    try repository.commit(file: "a.txt", content: "one\n", message: "First", date: date())
+    try repository.git("config", "mailmap.file", "people.mailmap")
+    _ = try read(cached: true)
+    #expect(!FileManager.default.fileExists(atPath: cacheFolder + "/history.tsv"), "cached under a relative mailmap")
+    let home = try #require(ProcessInfo.processInfo.environment["HOME"])
+    try repository.git("config", "mailmap.file", "~/gitjournal-no-such.mailmap")
+    #expect(try Repository.open(at: repository.path).mailmapSources()?.contains(home + "/gitjournal-no-such") == true)
+  }
+
   /// A rebuild that finds nothing moved writes the same journal as the one before; after an amend, the journal has
   /// the new commit and not the old.
   @Test func aSecondRebuildAfterAnAmendShowsTheAmend() async throws {

@@ -18,6 +18,8 @@ import Testing
     var clock = StampedReadTests.dayStart + 600
     var root: String
     var allAuthors = true
+    var excludePaths: [String] = []
+    var ignoredAuthors: [String] = []
 
     init() throws {
       repository = try TemporaryRepository()
@@ -41,9 +43,12 @@ import Testing
     func git(_ arguments: String...) throws { try repository.git(arguments) }
 
     func scan(stamped: Bool) -> RepositoryScan {
-      RepositoryScan(
+      var scan = RepositoryScan(
         path: root, configuredAuthors: [], allAuthors: allAuthors, includeMerges: false,
         cacheDirectory: stamped ? cache : nil, reusesWindows: stamped)
+      scan.excludePaths = excludePaths
+      scan.ignoredAuthors = ignoredAuthors
+      return scan
     }
 
     /// What a read from nothing gives, branch names aside: a stored read keeps the name each commit got when it
@@ -226,6 +231,17 @@ import Testing
     world.allAuthors = false
     try world.git("config", "user.email", "ada@example.com")
     try expectSeen(world) { try world.git("config", "user.email", "someone@else.example") }
+  }
+
+  /// The files left out of the counts and the authors `--all-authors` still leaves out decide a read too: a read
+  /// stored without them is not the answer with them.
+  @Test func excludedFilesAndIgnoredAuthors() throws {
+    let world = try World()
+    try Data("one\ntwo\n".utf8).write(to: URL(fileURLWithPath: world.root + "/notes.txt"))
+    try world.git("add", "notes.txt")
+    try world.commit("Notes")
+    try expectSeen(world) { world.excludePaths = ["notes.txt"] }
+    try expectSeen(world) { world.ignoredAuthors = [TemporaryRepository.email] }
   }
 
   @Test func aLinkedWorktreesHead() throws {
