@@ -21,8 +21,8 @@ package struct StampedRead {
   private let root: String
   private let query: [String]
 
-  /// `cacheDirectory` nil keeps nothing. `query` is everything besides the repository that decides the read, as
-  /// `query(_:)` makes it.
+  /// `cacheDirectory` nil keeps nothing. `query` is everything besides the repository that decides the read (see
+  /// `Query`).
   init(cacheDirectory: String?, root: String, query: Query) {
     path = cacheDirectory.map { $0 + "/reads-v1/" + Self.name(of: root) + ".tsv" }
     self.root = root
