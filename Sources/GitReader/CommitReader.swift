@@ -160,8 +160,13 @@ struct CommitReader {
     guard threads > 1 else {
       return try targets.map { target throws(GitError) in try repository.diffStats(of: target, excluding: pathFilter) }
     }
-    LibGit2.mapPacks(ofSize: repository.packBytes)
-    defer { LibGit2.mapPacks(ofSize: .max) }
+    return try LibGit2.withPacksMapped(ofSize: repository.packBytes) { () throws(GitError) in
+      try diffStats(of: targets, threads: threads)
+    }
+  }
+
+  /// `diffStats(of:)` on `threads` threads, each with its own handle of the repository.
+  private func diffStats(of targets: [DiffTarget], threads: Int) throws(GitError) -> [DiffStats] {
     let results = ParallelResults(count: targets.count)
     let path = repository.gitDirectory
     let filter = pathFilter

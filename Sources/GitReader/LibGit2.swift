@@ -1,5 +1,6 @@
 import CLibgit2
 import CSystem
+import Foundation
 import Support
 
 /// Process-wide libgit2 set-up. `git_libgit2_init` must precede every other call; it is reference counted,
@@ -26,15 +27,43 @@ package enum LibGit2 {
   /// mapped whole (windows of `wholePackLimit`, that much mapped), a bigger one's in the 1 MiB windows above. The
   /// generated history of 20,000 small commits (a 21 MB pack) read through 6 MiB of 1 MiB windows mapped and
   /// unmapped 45,000 windows, each under libgit2's process-wide window lock, and took 4.0 s where mapped whole it
-  /// took 3.0 s, with 15 MB more memory (see BENCHMARKS.md). The setting is process-wide: a bigger repository
-  /// diffed at the same time gets the wide windows too, still with at most `wholePackLimit` mapped.
-  package static func mapPacks(ofSize packBytes: Int) {
+  /// took 3.0 s, with 15 MB more memory (see BENCHMARKS.md). The setting is process-wide and repositories are
+  /// diffed side by side: the wide windows stay while any run that asked for them is still going (a bigger
+  /// repository diffed meanwhile gets them too, still with at most `wholePackLimit` mapped), and the setting only
+  /// changes under a lock.
+  package static func withPacksMapped<T, Failure: Error>(
+    ofSize packBytes: Int, _ body: () throws(Failure) -> T
+  ) throws(Failure) -> T {
     ensureInitialized()
-    let isSmall = packBytes <= wholePackLimit
-    _ = gitjournal_limit_memory(1 << 20, isSmall ? wholePackLimit : 1 << 20, isSmall ? wholePackLimit : 6 << 20)
+    guard packBytes <= wholePackLimit else { return try body() }
+    wholePacks.enter()
+    defer { wholePacks.leave() }
+    return try body()
   }
 
-  /// Packs up to this size are mapped whole for a run of diffs (`mapPacks(ofSize:)`).
+  /// How many runs of diffs want small packs mapped whole.
+  private final class WholePacks: @unchecked Sendable {
+    private let lock = NSLock()
+    private var runs = 0
+
+    func enter() {
+      lock.withLock {
+        runs += 1
+        if runs == 1 { _ = gitjournal_limit_memory(1 << 20, wholePackLimit, wholePackLimit) }
+      }
+    }
+
+    func leave() {
+      lock.withLock {
+        runs -= 1
+        if runs == 0 { _ = gitjournal_limit_memory(1 << 20, 1 << 20, 6 << 20) }
+      }
+    }
+  }
+
+  private static let wholePacks = WholePacks()
+
+  /// Packs up to this size are mapped whole for a run of diffs (`withPacksMapped(ofSize:_:)`).
   static let wholePackLimit = 32 << 20
 
   /// Initializes libgit2 on first use; cheap afterwards.
