@@ -7,18 +7,10 @@ extension Repository {
   /// Every local branch (`refs/heads/<name>`) with the commit it points at, by the name git shows.
   func branchTips() throws(GitError) -> [(name: String, id: ObjectID)] {
     var branches: [(name: String, id: ObjectID)] = []
-    var iterator: OpaquePointer?
-    try check(git_reference_iterator_glob_new(&iterator, pointer, "refs/heads/*"), "git_reference_iterator_glob_new")
-    defer { git_reference_iterator_free(iterator) }
-    var reference: OpaquePointer?
-    while true {
-      let code = git_reference_next(&reference, iterator)
-      if code == GIT_ITEROVER.rawValue { break }
-      try check(code, "git_reference_next")
-      defer { git_reference_free(reference) }
+    try forEachLocalBranch { reference in
       guard let id = Self.peeledCommitID(reference), let full = git_reference_name(reference),
         strncmp(full, Self.branchPrefix, Self.branchPrefixLength) == 0
-      else { continue }
+      else { return }
       // One string per branch, made from the bytes after the prefix.
       branches.append((String(cString: full + Self.branchPrefixLength), id))
     }

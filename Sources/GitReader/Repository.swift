@@ -111,9 +111,8 @@ package final class Repository {
     return String(cString: value)
   }
 
-  /// The commits of every local branch and of HEAD: where a journal walk starts.
-  func tipIDs() throws(GitError) -> [ObjectID] {
-    var tips: Set<ObjectID> = []
+  /// Calls `body` with each local branch's reference (`refs/heads/*`), valid only during the call.
+  func forEachLocalBranch(_ body: (OpaquePointer?) -> Void) throws(GitError) {
     var iterator: OpaquePointer?
     try check(git_reference_iterator_glob_new(&iterator, pointer, "refs/heads/*"), "git_reference_iterator_glob_new")
     defer { git_reference_iterator_free(iterator) }
@@ -123,6 +122,14 @@ package final class Repository {
       if code == GIT_ITEROVER.rawValue { break }
       try check(code, "git_reference_next")
       defer { git_reference_free(reference) }
+      body(reference)
+    }
+  }
+
+  /// The commits of every local branch and of HEAD: where a journal walk starts.
+  func tipIDs() throws(GitError) -> [ObjectID] {
+    var tips: Set<ObjectID> = []
+    try forEachLocalBranch { reference in
       if let id = Self.peeledCommitID(reference) { tips.insert(id) }
     }
     var head: OpaquePointer?

@@ -59,49 +59,43 @@ package struct StateRecord {
 
   /// Field `index` as a decimal integer (an optional minus sign and at most 18 digits, nothing else), or nil.
   package func integer(_ index: Int) -> Int64? {
-    let field = UnsafeRawBufferPointer(rebasing: bytes(index))
-    // Read through the raw buffer, whose loads are not checked against the slice's bounds a second time: a
-    // hook checks a dozen numbers for each of the paths it stamps.
-    var position = 0
-    let isNegative = !field.isEmpty && field[0] == UInt8(ascii: "-")
-    if isNegative { position = 1 }
-    let digits = field.count - position
-    guard digits > 0 && digits <= 18 else { return nil }
-    var value: Int64 = 0
-    while position < field.count {
-      let digit = field[position] &- 48
-      guard digit <= 9 else { return nil }
-      value = value &* 10 &+ Int64(digit)
-      position += 1
-    }
-    return isNegative ? -value : value
+    guard index >= 0 && index < count, let base = buffer.baseAddress else { return nil }
+    return Self.number(
+      in: base, from: index == 0 ? start : tabs[index - 1] + 1, to: index == tabs.count ? end : tabs[index])
   }
 
-  /// Fields `first` to the last as decimal integers (each as `integer` takes it) into `numbers`, in one pass over
-  /// their bytes; false when the record does not have exactly `numbers.count` fields from `first` on, or one of
-  /// them is not such a number.
+  /// Fields `first` to the last as decimal integers (each as `integer` takes it) into `numbers`; false when the
+  /// record does not have exactly `numbers.count` fields from `first` on, or one of them is not such a number.
+  /// The hook checks eight for each path it stamps.
   package func integers(from first: Int, into numbers: UnsafeMutableBufferPointer<Int64>) -> Bool {
     guard first >= 0, count - first == numbers.count, !numbers.isEmpty, let base = buffer.baseAddress else {
       return false
     }
-    // The fields' ends are the tabs already found; each byte is loaded once, without a second bounds check.
     var position = first == 0 ? start : tabs[first - 1] + 1
     for field in 0..<numbers.count {
       let fieldEnd = field == numbers.count - 1 ? end : tabs[first + field]
-      let isNegative = position < fieldEnd && base.load(fromByteOffset: position, as: UInt8.self) == UInt8(ascii: "-")
-      if isNegative { position += 1 }
-      guard fieldEnd - position > 0 && fieldEnd - position <= 18 else { return false }
-      var value: Int64 = 0
-      while position < fieldEnd {
-        let digit = base.load(fromByteOffset: position, as: UInt8.self) &- 48
-        guard digit <= 9 else { return false }
-        value = value &* 10 &+ Int64(digit)
-        position &+= 1
-      }
-      numbers[field] = isNegative ? 0 &- value : value
+      guard let value = Self.number(in: base, from: position, to: fieldEnd) else { return false }
+      numbers[field] = value
       position = fieldEnd + 1
     }
     return true
+  }
+
+  /// The bytes `from..<to` of `base` as an optional minus sign and 1 to 18 digits, or nil. Each byte is loaded
+  /// once, without the bounds checks of a slice.
+  private static func number(in base: UnsafeRawPointer, from: Int, to end: Int) -> Int64? {
+    var position = from
+    let isNegative = position < end && base.load(fromByteOffset: position, as: UInt8.self) == UInt8(ascii: "-")
+    if isNegative { position += 1 }
+    guard end - position > 0 && end - position <= 18 else { return nil }
+    var value: Int64 = 0
+    while position < end {
+      let digit = base.load(fromByteOffset: position, as: UInt8.self) &- 48
+      guard digit <= 9 else { return nil }
+      value = value &* 10 &+ Int64(digit)
+      position &+= 1
+    }
+    return isNegative ? 0 &- value : value
   }
 
   /// Whether field `index` holds exactly `expected`'s bytes (escapes not undone).
