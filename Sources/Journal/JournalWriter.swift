@@ -97,7 +97,15 @@ public struct JournalWriter: Sendable {
     case .none: hasRecord = locked.record(of: day) != nil
     }
     let wantsPeriods = refreshingPeriods && (pages.weekly || pages.monthly)
-    let previous = wantsPeriods ? store.recordedFacts(of: day) : nil
+    // What the day's pages showed: with this machine's record already read, only the other machines' are read.
+    let previous: DayFacts?
+    if !wantsPeriods {
+      previous = nil
+    } else if case .some(.some(let own)) = recorded {
+      previous = store.recordedFacts(of: day, own: own)
+    } else {
+      previous = store.recordedFacts(of: day)
+    }
     // The record comes first: a machine that renders the file after this point has these facts, and a file
     // write that fails is done by the next render, from the records.
     if !facts.isEmpty || hasRecord { try locked.writeRecord(facts, durability: durability, recorded: recorded) }
