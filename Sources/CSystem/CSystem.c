@@ -1,12 +1,17 @@
 #define _GNU_SOURCE
 #include "CSystem.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <spawn.h>
+#include <stdio.h>
 #include <sys/types.h>
 #include <unistd.h>
 #ifdef __GLIBC__
 #include <malloc.h>
+#endif
+#ifdef __linux__
+#include <sys/xattr.h>
 #endif
 
 int gitjournal_spawn_detached(const char *path, char *const argv[], char *const envp[]) {
@@ -56,5 +61,41 @@ void gitjournal_return_large_allocations(int bytes) {
   mallopt(M_TRIM_THRESHOLD, 4 * bytes);
 #else
   (void)bytes;
+#endif
+}
+
+int gitjournal_open_unnamed(const char *folder, unsigned int mode) {
+#if defined(__linux__) && defined(O_TMPFILE)
+  return open(folder, O_TMPFILE | O_WRONLY | O_CLOEXEC, (mode_t)mode);
+#else
+  (void)folder;
+  (void)mode;
+  errno = EOPNOTSUPP;
+  return -1;
+#endif
+}
+
+int gitjournal_link_unnamed(int descriptor, const char *path) {
+#ifdef __linux__
+  // linkat with AT_EMPTY_PATH needs CAP_DAC_READ_SEARCH; the descriptor's /proc link needs nothing.
+  char source[64];
+  snprintf(source, sizeof source, "/proc/self/fd/%d", descriptor);
+  return linkat(AT_FDCWD, source, AT_FDCWD, path, AT_SYMLINK_FOLLOW);
+#else
+  (void)descriptor;
+  (void)path;
+  errno = EOPNOTSUPP;
+  return -1;
+#endif
+}
+
+int gitjournal_has_default_acl(const char *folder) {
+#ifdef __linux__
+  if (getxattr(folder, "system.posix_acl_default", NULL, 0) >= 0) return 1;
+  // ENOTSUP: a file system without ACLs.
+  return errno == ENODATA || errno == ENOTSUP ? 0 : -1;
+#else
+  (void)folder;
+  return -1;
 #endif
 }

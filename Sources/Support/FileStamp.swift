@@ -6,14 +6,17 @@ import Foundation
   import Darwin
 #endif
 
-/// What tells one version of a file from the next without reading it: inode, size and modification time. An
-/// editor that saves by rename changes the inode; one that writes in place changes the size or the time.
+/// What tells one version of a file from the next without reading it: inode, size, modification and change time.
+/// An editor that saves by rename changes the inode; one that writes in place changes the size or the times (the
+/// change time even when it puts the old modification time back).
 package struct FileStamp: Equatable, Sendable {
-  let device: UInt64
-  let inode: UInt64
-  let size: Int64
-  let modifiedSeconds: Int64
-  let modifiedNanoseconds: Int64
+  package let device: UInt64
+  package let inode: UInt64
+  package let size: Int64
+  package let modifiedSeconds: Int64
+  package let modifiedNanoseconds: Int64
+  package let changedSeconds: Int64
+  package let changedNanoseconds: Int64
 
   /// The modification time.
   package var modified: Date {
@@ -34,9 +37,13 @@ package struct FileStamp: Equatable, Sendable {
     #if canImport(Glibc)
       modifiedSeconds = Int64(info.st_mtim.tv_sec)
       modifiedNanoseconds = Int64(info.st_mtim.tv_nsec)
+      changedSeconds = Int64(info.st_ctim.tv_sec)
+      changedNanoseconds = Int64(info.st_ctim.tv_nsec)
     #else
       modifiedSeconds = Int64(info.st_mtimespec.tv_sec)
       modifiedNanoseconds = Int64(info.st_mtimespec.tv_nsec)
+      changedSeconds = Int64(info.st_ctimespec.tv_sec)
+      changedNanoseconds = Int64(info.st_ctimespec.tv_nsec)
     #endif
   }
 }

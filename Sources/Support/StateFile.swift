@@ -17,6 +17,11 @@ package enum StateFile {
   /// not a regular file, has no records.
   package static func read(_ path: String, _ body: (StateRecord) -> Bool) {
     guard let bytes = ((try? AtomicFile.readContents(path)) ?? nil)?.bytes else { return }
+    read(bytes: bytes, body)
+  }
+
+  /// `read(_:_:)` of a file's bytes read already.
+  package static func read(bytes: [UInt8], _ body: (StateRecord) -> Bool) {
     bytes.withUnsafeBytes { buffer in
       // Line feeds and tabs are found with memchr, which looks at many bytes at once: a hook reads a dozen of
       // these files per repository, and a byte-by-byte scan cost it about 2,000 instructions a line.

@@ -16,4 +16,17 @@ int gitjournal_sync_file_system(int descriptor);
 /// nothing on other C libraries.
 void gitjournal_return_large_allocations(int bytes);
 
+/// Opens an unnamed regular file in `folder` for writing (O_TMPFILE), with `mode` less the umask: it gets a name
+/// only by `gitjournal_link_unnamed`, and a crash before that leaves nothing behind. Returns the descriptor, or -1
+/// with errno (EOPNOTSUPP where the system or the file system has no such files).
+int gitjournal_open_unnamed(const char *folder, unsigned int mode);
+
+/// Gives the file opened by `gitjournal_open_unnamed` the name `path`, failing with EEXIST when anything is there
+/// already: readers see no file or all of it. Returns 0 or -1 with errno (ENOENT also when /proc is not mounted).
+int gitjournal_link_unnamed(int descriptor, const char *path);
+
+/// Whether `folder` has a default ACL, which then sets the permissions of the files made in it instead of the umask:
+/// 1 or 0, or -1 when that cannot be told (not Linux, or the folder cannot be looked at).
+int gitjournal_has_default_acl(const char *folder);
+
 #endif
