@@ -4,12 +4,14 @@ import Support
 
 /// The names in the journal folder that could be a sync tool's copy of a page, listed once per process and then
 /// asked for each page written: the folder holds a file per day, and listing it for every page made a rebuild
-/// read it once per day. A copy that a sync tool makes while this process runs waits for the next one.
+/// read it once per day. A copy that a sync tool makes while this process runs waits for the next one. The same
+/// listing tells which pages have a temporary file a killed writer left (`takeLeftover`).
 final class ConflictCandidates: @unchecked Sendable {
   private let directory: String
-  // Guards `names`: the journal's writers may run on several threads of one process.
+  // Guards `names` and `leftovers`: the journal's writers may run on several threads of one process.
   private let lock = NSLock()
   private var names: [String]?
+  private var leftovers: Set<String> = []
 
   init(directory: String) {
     self.directory = directory
@@ -17,13 +19,27 @@ final class ConflictCandidates: @unchecked Sendable {
 
   /// The copies of the page `pageName`, sorted.
   func copies(of pageName: String) -> [String] {
+    lock.withLock { listed().filter { SyncConflicts.isCopy($0, of: pageName) }.sorted() }
+  }
+
+  /// Whether the listing holds the temporary file named `name` (`AtomicFile.lockedTemporaryName`), which it then
+  /// forgets: the caller removes it.
+  func takeLeftover(_ name: String) -> Bool {
     lock.withLock {
-      if names == nil {
-        // Pages are named from their year: a copy begins with a digit too, the folder's other files need not.
-        names = FolderListing.names(in: directory, withPrefix: "").filter { Self.isCandidate($0) }
-      }
-      return names!.filter { SyncConflicts.isCopy($0, of: pageName) }.sorted()
+      _ = listed()
+      return leftovers.remove(name) != nil
     }
+  }
+
+  /// The candidates, the folder listed on the first call. Call holding `lock`.
+  private func listed() -> [String] {
+    if let names { return names }
+    let all = FolderListing.names(in: directory, withPrefix: "")
+    // Pages are named from their year: a copy begins with a digit too, the folder's other files need not.
+    let candidates = all.filter { Self.isCandidate($0) }
+    leftovers = Set(all.filter { $0.hasPrefix(".") && $0.contains(AtomicFile.temporaryMarker) })
+    names = candidates
+    return candidates
   }
 
   /// Forgets copies that were moved aside.

@@ -47,6 +47,12 @@ enum DayRecord {
 
   /// The facts in the file at `path`, or nil when it holds no complete record of `day`.
   static func read(_ path: String, day: Day) -> DayFacts? {
+    guard let contents = (try? AtomicFile.readContents(path)) ?? nil else { return nil }
+    return read(bytes: contents.bytes, day: day)
+  }
+
+  /// The facts in a record's bytes, or nil when they hold no complete record of `day`.
+  static func read(bytes: [UInt8], day: Day) -> DayFacts? {
     var projects: [ProjectFacts] = []
     var project: (name: String, path: String, isPrivate: Bool)?
     var commits: [CommitRecord] = []
@@ -61,7 +67,7 @@ enum DayRecord {
       }
       commits = []
     }
-    StateFile.read(path) { record in
+    StateFile.read(bytes: bytes) { record in
       switch (record.text(0), isHeaderRead) {
       case ("day", false) where record.count == 3:
         let written = record.integer(1)

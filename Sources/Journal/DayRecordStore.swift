@@ -34,6 +34,12 @@ struct DayRecordStore: Sendable {
     DayRecord.read(path(of: day), day: day)
   }
 
+  /// `read(_:)` with the stamp of the version read (nil when there is no file to read), from one read of the file.
+  func readStamped(_ day: Day) -> (facts: DayFacts?, stamp: FileStamp?) {
+    guard let contents = (try? AtomicFile.readContents(path(of: day))) ?? nil else { return (nil, nil) }
+    return (DayRecord.read(bytes: contents.bytes, day: day), contents.stamp)
+  }
+
   /// The recorded facts of `day`: every machine's record of it, each commit once, less what a machine forgot.
   /// Nil when no machine has a readable record of the day.
   func recorded(_ day: Day) -> DayFacts? {
@@ -50,14 +56,23 @@ struct DayRecordStore: Sendable {
   /// `recorded(day)` with `own` in place of this machine's record: what a writer renders right after building
   /// its own facts, without reading back the record it wrote.
   func recorded(_ day: Day, own: DayFacts) -> DayFacts {
-    let machines = machines()
+    recorded(day, own: own, machines: machines(), isAlone: nil)
+  }
+
+  /// `recorded(day, own:)` with the machines listed by the caller (`machines()`), and `isAlone` (`isAlone(among:)`)
+  /// when it knows it.
+  func recorded(_ day: Day, own: DayFacts, machines: [String], isAlone: Bool?) -> DayFacts {
     // One machine, the usual case: its facts are the day's.
-    if machines.allSatisfy({ $0 == host }) && access(folder + "/" + ForgottenCommits.fileName, F_OK) != 0 {
-      return own
-    }
+    if isAlone ?? self.isAlone(among: machines) { return own }
     var records = records(of: day, machines: machines.filter { $0 != host })
     records.append((host, own))
     return DayFacts.union(of: day, records: records, forgotten: forgotten(machines: machines))
+  }
+
+  /// Whether this machine's records are the only ones among `machines` and it forgot no commit: its facts of a day
+  /// are then the day's.
+  func isAlone(among machines: [String]) -> Bool {
+    machines.allSatisfy { $0 == host } && access(folder + "/" + ForgottenCommits.fileName, F_OK) != 0
   }
 
   /// One machine's record of `day` (`show --host`), or nil.
@@ -122,9 +137,9 @@ struct DayRecordStore: Sendable {
     let bytes = StateFile.bytes(of: DayRecord.records(of: facts))
     let path = path(of: facts.day)
     if recorded == nil, let existing = try? AtomicFile.readContents(path), existing.bytes == bytes { return }
-    try makeFolders(folder)
     _ = try AtomicFile.write(
-      bytes: bytes, to: path, durable: durable, holdingLock: true, unlessChangedFrom: nil, folderSyncs: folderSyncs)
+      bytes: bytes, to: path, durable: durable, holdingLock: true, unlessChangedFrom: nil, folderSyncs: folderSyncs,
+      creatingFolder: folder)
   }
 
   /// Removes the record of `day` (a day whose facts were all forgotten).

@@ -124,7 +124,7 @@ public struct JournalStore: Sendable {
   /// Whether this machine's records are the only ones among `machines` (from `recordingMachines()`) and it forgot
   /// no commit: a day's page is then made from its record alone.
   public func isOnlyMachine(among machines: [String]) -> Bool {
-    machines.allSatisfy { $0 == host } && access(records.folder + "/" + ForgottenCommits.fileName, F_OK) != 0
+    records.isAlone(among: machines)
   }
 
   /// Whether a sync tool left copies of the day's page to merge into it.

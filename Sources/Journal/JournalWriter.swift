@@ -102,9 +102,9 @@ public struct JournalWriter: Sendable {
     if !wantsPeriods {
       previous = nil
     } else if case .some(.some(let own)) = recorded {
-      previous = store.recordedFacts(of: day, own: own)
+      previous = locked.recordedFacts(of: day, own: own)
     } else {
-      previous = store.recordedFacts(of: day)
+      previous = locked.recordedFacts(of: day)
     }
     // The record comes first: a machine that renders the file after this point has these facts, and a file
     // write that fails is done by the next render, from the records.
@@ -121,7 +121,7 @@ public struct JournalWriter: Sendable {
       }
     }
     var written = try render(day, sentence: sentence, links: links, in: locked, durability: durability) {
-      store.recordedFacts(of: day, own: facts)
+      locked.recordedFacts(of: day, own: facts)
     }
     guard written.outcome != .nothingToWrite else { return written }
     if written.outcome == .created && pages.links && daysWithFiles == nil, let links {

@@ -16,6 +16,7 @@ public struct LockedJournalStore: Sendable {
   final class MachineListing: @unchecked Sendable {
     private let lock = NSLock()
     private var names: [String]?
+    private var isAlone: Bool?
 
     func names(_ list: () -> [String]) -> [String] {
       lock.withLock {
@@ -25,12 +26,32 @@ public struct LockedJournalStore: Sendable {
         return listed
       }
     }
+
+    /// Whether this machine's records are the only ones and it forgot nothing (`DayRecordStore.isAlone`), looked
+    /// at once: every day's page asks.
+    func isAlone(_ look: () -> Bool) -> Bool {
+      lock.withLock {
+        if let isAlone { return isAlone }
+        let alone = look()
+        isAlone = alone
+        return alone
+      }
+    }
+
+    /// Forgets what was listed and looked at: after this process forgot commits, or another machine's write landed.
+    func reset() {
+      lock.withLock {
+        names = nil
+        isAlone = nil
+      }
+    }
   }
 
   /// Writes `page` into the day's file, keeping the user's text byte for byte. Days with no commits only update
   /// a file that exists. The lock keeps other gitjournal processes out, not the user's editor: if the file
   /// changes between reading and replacing it, the merge is done again on the new version, so a note saved
-  /// meanwhile is never lost. A killed writer's temporary file is removed by the next write of that day.
+  /// meanwhile is never lost. A killed writer's temporary file is removed by the next write of that day (or the next
+  /// process's first).
   @discardableResult
   public func write(
     _ page: JournalPage, for day: Day, isEmpty: Bool, durability: JournalStore.Durability = .immediate
@@ -63,13 +84,24 @@ public struct LockedJournalStore: Sendable {
     at file: String, pageName: String, durability: JournalStore.Durability,
     render: () -> (page: JournalPage, isEmpty: Bool)
   ) throws(SystemError) -> JournalStore.Outcome {
-    AtomicFile.removeLockedLeftover(besides: file, lockHolder: lockHolder)
+    // A killed writer's temporary file, seen in the one listing of the folder this process makes: no look for one
+    // beside every page (a write that makes the file makes its temporary file anew anyway).
+    let leftover = AtomicFile.lockedTemporaryName(of: PathText.name(of: file), lockHolder: lockHolder)
+    if PathText.folder(of: file) == store.directory, store.conflictCandidates.takeLeftover(leftover) {
+      unlink(store.directory + "/" + leftover)
+    }
     let conflicts = SyncConflicts(journalDirectory: store.directory)
-    for _ in 0..<Self.maximumAttempts {
-      let existing = try AtomicFile.readContents(file)
+    for attempt in 0..<Self.maximumAttempts {
+      let (existing, destination) = try AtomicFile.readForReplacing(file)
+      if attempt == 0 {
+        // A symlinked page's temporary file is beside its target, out of the listing.
+        if destination.isLink { AtomicFile.removeLockedLeftover(besides: file, lockHolder: lockHolder) }
+      } else {
+        // Another writer landed meanwhile: the page is made from the machines as they are now.
+        machines.reset()
+      }
       let (page, isEmpty) = render()
       if isEmpty && existing == nil { return .nothingToWrite }
-      try makeFolders(store.directory)
       // A sync tool's copies of this file: their text goes into the file, then they are kept aside.
       let copies = store.conflictCandidates.copies(of: pageName)
       let text = existing.map { JournalText(bytes: $0.bytes) }
@@ -85,7 +117,8 @@ public struct LockedJournalStore: Sendable {
       let durable = !isFresh && (durability == .immediate || existing != nil)
       let replaced = try AtomicFile.write(
         bytes: bytes, to: file, durable: durable, holdingLock: true,
-        lockHolder: lockHolder, unlessChangedFrom: .some(existing?.stamp), folderSyncs: folderSyncs)
+        lockHolder: lockHolder, unlessChangedFrom: .some(existing?.stamp), folderSyncs: folderSyncs,
+        destination: destination, creatingFolder: store.directory)
       if replaced {
         keep(copies, with: conflicts)
         return existing == nil ? .created : .updated
@@ -105,7 +138,8 @@ public struct LockedJournalStore: Sendable {
     at file: String, _ change: (PageLinks?) -> PageLinks?
   ) throws(SystemError) -> Bool {
     for _ in 0..<Self.maximumAttempts {
-      guard let existing = try AtomicFile.readContents(file) else { return false }
+      let (contents, destination) = try AtomicFile.readForReplacing(file)
+      guard let existing = contents else { return false }
       let text = JournalText(bytes: existing.bytes)
       let old = JournalMerger.links(in: text.text)
       guard let replaced = JournalMerger.replacingLinks(in: text.text, with: change(old)) else { return false }
@@ -113,7 +147,7 @@ public struct LockedJournalStore: Sendable {
       if bytes == existing.bytes { return false }
       if try AtomicFile.write(
         bytes: bytes, to: file, durable: true, holdingLock: true, lockHolder: lockHolder,
-        unlessChangedFrom: .some(existing.stamp), folderSyncs: folderSyncs)
+        unlessChangedFrom: .some(existing.stamp), folderSyncs: folderSyncs, destination: destination)
       {
         return true
       }
@@ -138,8 +172,17 @@ public struct LockedJournalStore: Sendable {
     store.records.recorded(day, machines: machines.names(store.records.machines))
   }
 
+  /// `recordedFacts(of:)` with `own` for this machine's part, as a write renders it (`JournalStore.recordedFacts(of:
+  /// own:)`), the machines listed once while the lock is held.
+  public func recordedFacts(of day: Day, own: DayFacts) -> DayFacts {
+    let names = machines.names(store.records.machines)
+    return store.records.recorded(
+      day, own: own, machines: names, isAlone: machines.isAlone { store.records.isAlone(among: names) })
+  }
+
   /// Adds `ids` to the commits this machine forgot, which hides them in every machine's records.
   public func forget(_ ids: Set<ObjectID>) throws(SystemError) {
+    defer { machines.reset() }
     try store.records.forget(ids, folderSyncs: folderSyncs)
   }
 
@@ -154,6 +197,12 @@ public struct LockedJournalStore: Sendable {
   /// The days this machine keeps a record of, oldest first.
   public func recordedDays() -> [Day] {
     store.records.days()
+  }
+
+  /// This machine's record of `day` and the stamp of the version read, from one read of the file (nil facts when
+  /// there is no readable record; nil stamp when there is no file).
+  package func stampedRecord(of day: Day) -> (facts: DayFacts?, stamp: FileStamp?) {
+    store.records.readStamped(day)
   }
 
   /// When this machine's record of `day` was last written, or nil when there is none.

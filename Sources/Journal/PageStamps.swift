@@ -50,6 +50,14 @@ public struct PageStamps: Sendable {
 
     init(fields: [Int64]) { self.fields = fields }
 
+    /// The stamp of the version a read or a write saw (`AtomicFile.Contents.stamp`).
+    package init(_ stamp: FileStamp) {
+      fields = [
+        Int64(bitPattern: stamp.device), Int64(bitPattern: stamp.inode), stamp.size, stamp.modifiedSeconds,
+        stamp.modifiedNanoseconds, stamp.changedSeconds, stamp.changedNanoseconds,
+      ]
+    }
+
     /// The newer of the modification and change times, in seconds since 1970.
     var newest: TimeInterval {
       max(
@@ -129,15 +137,17 @@ public struct PageStamps: Sendable {
   }
 
   /// Remembers that the page named `name`, at `pagePath`, was just made (or found as it would be made) from
-  /// `inputs`, which hold the stamps of the files at `sources` as they are now.
-  public mutating func note(_ name: String, pagePath: String, inputs: String, sources: [String]) {
+  /// `inputs`, which hold the stamps of the files at `sources`: those of the versions the page was made from.
+  public mutating func note(
+    _ name: String, pagePath: String, inputs: String, sources: [(path: String, stamp: Stamp?)]
+  ) {
     guard path != nil, let page = Stamp(path: pagePath) else { return }
-    noted[name] = (Entry(page: page, inputs: inputs), sources.map { ($0, Stamp(path: $0)) })
+    noted[name] = (Entry(page: page, inputs: inputs), sources)
   }
 
-  /// Remembers that the page named `name` was found unchanged, with the files it was made from.
-  public mutating func keep(_ name: String, sources: [String]) {
-    if let entry = entries[name] { noted[name] = (entry, sources.map { ($0, Stamp(path: $0)) }) }
+  /// Remembers that the page named `name` was found unchanged, with the files it was made from and their stamps.
+  public mutating func keep(_ name: String, sources: [(path: String, stamp: Stamp?)]) {
+    if let entry = entries[name] { noted[name] = (entry, sources) }
   }
 
   /// Replaces the file with the pages noted in this rebuild whose files and sources are still as noted and were not
@@ -145,10 +155,18 @@ public struct PageStamps: Sendable {
   public func save(pagePath: (String) -> String, now: Date) {
     guard let path else { return }
     var records: [[String]] = [["key", key]]
+    // A day's record is a source of its day's, its week's and its month's pages: each file is looked at once.
+    var current: [String: Stamp?] = [:]
+    func stamp(_ file: String) -> Stamp? {
+      if let known = current[file] { return known }
+      let stamp = Stamp(path: file)
+      current[file] = .some(stamp)
+      return stamp
+    }
     for (name, noted) in noted.sorted(by: { $0.key < $1.key }) {
       let entry = noted.entry
       guard Stamp(path: pagePath(name)) == entry.page, !entry.page.isRacy(now: now),
-        noted.sources.allSatisfy({ Stamp(path: $0.path) == $0.stamp && $0.stamp?.isRacy(now: now) != true })
+        noted.sources.allSatisfy({ stamp($0.path) == $0.stamp && $0.stamp?.isRacy(now: now) != true })
       else { continue }
       records.append([name] + entry.page.fields.map(String.init) + [entry.inputs])
     }

@@ -174,6 +174,8 @@ struct Journaling: Sendable {
     // sentence are as the last rebuild left them (see `PageStamps`). With other machines' records, or forgotten
     // commits, every page is made again.
     var stamps = store.isOnlyMachine(among: machines) ? pageStamps() : nil
+    // The stamps of the records the days' pages were made from, for their weeks' and months' pages.
+    var recordStamps: [Day: PageStamps.Stamp?] = [:]
     var days = reading.days.keys.sorted()[...]
     while !days.isEmpty && !shouldStop() {
       // Each run of days' part of the report is made under the lock and added here: a report captured by the
@@ -190,31 +192,38 @@ struct Journaling: Sendable {
           if reading.days[day]?.isEmpty ?? true, store.hasNothing(of: day, machines: machines) { continue }
           var facts = reading.days[day]!
           var readPaths = reading.readPaths
-          if let written = locked.recordModificationTime(of: day), written >= started {
+          // This machine's record of the day, read once: whether a hook wrote it since, whether the page is as it
+          // was made from it, and what the write builds on.
+          let (recorded, recordStamp) = locked.stampedRecord(of: day)
+          if let written = recordStamp?.modified, written >= started {
             let again = await reader.read(days: [day], policy: policy)
             facts = again.days[day] ?? facts
             readPaths = again.readPaths
           }
           defer { if !(reading.days[day]?.isEmpty ?? true) { onWritten?() } }
           let links = daysWithFiles.flatMap { writer.dayLinks(of: day, among: $0).line } ?? ""
-          if let current = stamps,
-            let kept = unchangedPage(facts, readPaths: readPaths, links: links, stamps: current, in: locked)
+          if let current = stamps, let recorded, let recordStamp,
+            let kept = unchangedPage(
+              facts, recorded: recorded, recordStamp: PageStamps.Stamp(recordStamp), readPaths: readPaths,
+              links: links, stamps: current)
           {
             part.written.append(kept.day)
             if !kept.carried.isEmpty { part.carried[day] = kept.carried }
             part.pagesLeftAlone += 1
-            stamps?.keep(day.description, sources: [store.recordPath(of: day)])
+            recordStamps[day] = PageStamps.Stamp(recordStamp)
+            stamps?.keep(day.description, sources: [(store.recordPath(of: day), PageStamps.Stamp(recordStamp))])
             continue
           }
           try write(
             facts, readPaths: readPaths, in: locked, durability: durability, daysWithFiles: daysWithFiles,
-            refreshingPeriods: false, into: &part)
-          if let written = part.written.last, written.facts.day == day {
+            refreshingPeriods: false, recorded: .some(recorded), into: &part)
+          if stamps != nil, let written = part.written.last, written.facts.day == day {
             let record = store.recordPath(of: day)
+            let stamp = PageStamps.Stamp(path: record)
+            recordStamps[day] = stamp
             stamps?.note(
               day.description, pagePath: store.path(of: day),
-              inputs: dayInputs(record: PageStamps.Stamp(path: record), links: links, sentence: written.sentence),
-              sources: [record])
+              inputs: dayInputs(record: stamp, links: links, sentence: written.sentence), sources: [(record, stamp)])
           }
         }
         return part
@@ -230,7 +239,8 @@ struct Journaling: Sendable {
         let periods: [JournalWriter.WrittenPeriod]
         if stamps != nil {
           let made = try writePeriods(
-            containing: rebuilt, known: written, stamps: &stamps!, in: locked, durability: durability)
+            containing: rebuilt, known: written, recordStamps: recordStamps, stamps: &stamps!, in: locked,
+            durability: durability)
           periods = made.written
           report.pagesLeftAlone += made.leftAlone
         } else {
@@ -251,10 +261,18 @@ struct Journaling: Sendable {
 
   /// `JournalWriter.writePeriods` for a rebuild with one machine's records: a week's or a month's page whose days'
   /// records, sentence and file are as the last rebuild left them is left alone (see `PageStamps`).
+  /// `recordStamps`: those of the records the days in `known` were made from; the others' are looked at here, once.
   private func writePeriods(
-    containing days: [Day], known: [Day: DayFacts], stamps: inout PageStamps, in locked: LockedJournalStore,
-    durability: JournalStore.Durability
+    containing days: [Day], known: [Day: DayFacts], recordStamps: [Day: PageStamps.Stamp?],
+    stamps: inout PageStamps, in locked: LockedJournalStore, durability: JournalStore.Durability
   ) throws(SystemError) -> (written: [JournalWriter.WrittenPeriod], leftAlone: Int) {
+    var recordStamps = recordStamps
+    func recordStamp(_ day: Day) -> PageStamps.Stamp? {
+      if let known = recordStamps[day] { return known }
+      let stamp = PageStamps.Stamp(path: store.recordPath(of: day))
+      recordStamps[day] = .some(stamp)
+      return stamp
+    }
     var read: [Day: DayFacts?] = [:]
     func facts(_ day: Day) -> DayFacts? {
       if let written = known[day] { return written }
@@ -269,7 +287,7 @@ struct Journaling: Sendable {
       let periodFacts = PeriodFacts(period: period, days: period.first.through(period.last).compactMap(facts))
       let path = store.path(ofPage: periodFacts.name)
       let sentence = periodFacts.isEmpty ? nil : sentence(for: periodFacts, sharing: true)
-      let inputs = periodInputs(period, sentence: sentence)
+      let inputs = periodInputs(period, sentence: sentence, recordStamp: recordStamp)
       if stamps.isUnchanged(periodFacts.name, page: PageStamps.Stamp(path: path), inputs: inputs.text),
         !store.hasConflictCopies(ofPage: periodFacts.name)
       {
@@ -282,9 +300,9 @@ struct Journaling: Sendable {
         periodFacts, sentence: { self.sentence(for: $0, sharing: true) }, in: locked, durability: durability)
       written.append(page)
       if page.outcome != .nothingToWrite {
-        stamps.note(
-          periodFacts.name, pagePath: path, inputs: periodInputs(period, sentence: page.sentence).text,
-          sources: inputs.sources)
+        let made =
+          page.sentence == sentence ? inputs : periodInputs(period, sentence: page.sentence) { recordStamp($0) }
+        stamps.note(periodFacts.name, pagePath: path, inputs: made.text, sources: made.sources)
       }
     }
     return (written, leftAlone)
@@ -293,16 +311,16 @@ struct Journaling: Sendable {
   /// The page of a day as it is, when it would be made again byte for byte: this machine's record holds exactly
   /// `read` (and is the version the page was made from), the page file is the version made from it, with the same
   /// `links` and sentence, and no sync tool left a copy of it to merge. Nil when the page must be made.
+  /// `recorded`: this machine's record of the day, of the version `recordStamp` stamps.
   private func unchangedPage(
-    _ read: DayFacts, readPaths: Set<String>, links: String, stamps: PageStamps, in locked: LockedJournalStore
+    _ read: DayFacts, recorded: DayFacts, recordStamp: PageStamps.Stamp, readPaths: Set<String>, links: String,
+    stamps: PageStamps
   ) -> (day: JournalWriter.WrittenDay, carried: [ProjectFacts])? {
     let day = read.day
-    guard let recorded = locked.record(of: day) else { return nil }
     let (facts, carried) = read.keeping(recorded, readPaths: readPaths)
     guard facts == recorded, !store.hasConflictCopies(of: day) else { return nil }
     let sentence = sentence(for: recorded, sharing: true)
-    let inputs = dayInputs(
-      record: PageStamps.Stamp(path: store.recordPath(of: day)), links: links, sentence: sentence)
+    let inputs = dayInputs(record: recordStamp, links: links, sentence: sentence)
     guard stamps.isUnchanged(day.description, page: PageStamps.Stamp(path: store.path(of: day)), inputs: inputs)
     else { return nil }
     return (JournalWriter.WrittenDay(facts: recorded, sentence: sentence, outcome: .unchanged), carried)
@@ -316,9 +334,11 @@ struct Journaling: Sendable {
 
   /// What a week's or a month's page is made from besides the calendar and the pages that are on: its days' records
   /// (by stamp) and its sentence.
-  private func periodInputs(_ period: PeriodFacts.Period, sentence: String?) -> (text: String, sources: [String]) {
-    let sources = period.first.through(period.last).map(store.recordPath(of:))
-    let stamps = sources.map { PageStamps.text(of: PageStamps.Stamp(path: $0)) }
+  private func periodInputs(
+    _ period: PeriodFacts.Period, sentence: String?, recordStamp: (Day) -> PageStamps.Stamp?
+  ) -> (text: String, sources: [(path: String, stamp: PageStamps.Stamp?)]) {
+    let sources = period.first.through(period.last).map { (store.recordPath(of: $0), recordStamp($0)) }
+    let stamps = sources.map { PageStamps.text(of: $0.1) }
     return ("period\n" + stamps.joined(separator: "\n") + "\n" + (sentence ?? ""), sources)
   }
 
@@ -339,11 +359,13 @@ struct Journaling: Sendable {
   static let lockHold: TimeInterval = 0.02
 
   /// Writes one day from facts read now and the day's record, with the cached sentence for the result.
+  /// `recorded`: the day's record as the caller read it under this lock (`.some(nil)`: none), else read here.
   private func write(
     _ read: DayFacts, readPaths: Set<String>, in locked: LockedJournalStore, durability: JournalStore.Durability,
-    daysWithFiles: [Day]? = nil, refreshingPeriods: Bool = true, into report: inout Report
+    daysWithFiles: [Day]? = nil, refreshingPeriods: Bool = true, recorded known: DayFacts?? = nil,
+    into report: inout Report
   ) throws(SystemError) {
-    let recorded = locked.record(of: read.day)
+    let recorded = known ?? locked.record(of: read.day)
     let (facts, carried) = read.keeping(recorded, readPaths: readPaths)
     let written = try writer.write(
       facts, sentence: { sentence(for: $0, sharing: true) }, periodSentence: { sentence(for: $0, sharing: true) },

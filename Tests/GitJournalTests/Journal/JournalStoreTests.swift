@@ -55,6 +55,46 @@ import Testing
       ])
   }
 
+  @Test func aLeftoverBesideAPageLeftUnchangedIsRemovedByTheNextProcess() throws {
+    #expect(try store.write(page, for: day, isEmpty: false) == .created)
+    let own = "-" + store.host
+    try scratch.write("half a file", to: "journal/.2026-03-10.md.gitjournal-tmp-locked\(own)")
+    // A store of its own: what the next process sees, its one listing of the folder made after the crash.
+    let next = JournalStore(directory: scratch.path("journal"), lockPath: scratch.path("state/journal.lock"))
+    #expect(try next.write(page, for: day, isEmpty: false) == .unchanged)
+    #expect(scratch.allFiles() == ["journal/2026-03-10.md", "state/journal.lock"])
+  }
+
+  @Test func aLeftoverThatIsASymlinkIsNeverWrittenThrough() throws {
+    // A day's record has no look for leftovers before its write: its temporary file is made anew, never opened.
+    try store.records.write(JournalFixtures.facts(subjects: ["One"]), durable: false)
+    try scratch.write("someone's file\n", to: "elsewhere/file")
+    let record = store.recordPath(of: day)
+    try FileManager.default.createSymbolicLink(
+      atPath: PathText.folder(of: record) + "/.2026-03-10.tsv.gitjournal-tmp-locked",
+      withDestinationPath: scratch.path("elsewhere/file"))
+    try store.records.write(JournalFixtures.facts(subjects: ["One", "Two"]), durable: false)
+    #expect(scratch.read("elsewhere/file") == "someone's file\n")
+    #expect(store.record(of: day) == JournalFixtures.facts(subjects: ["One", "Two"]))
+    let recordFile = String(record.dropFirst(scratch.path.count + 1))
+    #expect(scratch.allFiles() == ["elsewhere/file", recordFile])
+  }
+
+  @Test func aSymlinkedPageWithNoFileYetIsMadeWhereItPoints() throws {
+    try scratch.makeFolder("journal")
+    try scratch.makeFolder("vault")
+    try FileManager.default.createSymbolicLink(
+      atPath: store.path(of: day), withDestinationPath: "../vault/2026-03-10.md")
+    // A killed writer's temporary file beside the link's target, out of the journal folder.
+    try scratch.write("half a file", to: "vault/.2026-03-10.md.gitjournal-tmp-locked-" + store.host)
+    let empty = JournalPage(facts: DayFacts(day: day, projects: []), narrative: nil, calendar: JournalFixtures.calendar)
+    #expect(try store.write(empty, for: day, isEmpty: true) == .nothingToWrite)
+    #expect(try store.write(page, for: day, isEmpty: false) == .created)
+    #expect(try FileManager.default.destinationOfSymbolicLink(atPath: store.path(of: day)) == "../vault/2026-03-10.md")
+    #expect(scratch.read("vault/2026-03-10.md")?.contains(page.blockBody) == true)
+    #expect(scratch.allFiles() == ["journal/2026-03-10.md", "state/journal.lock", "vault/2026-03-10.md"])
+  }
+
   @Test func outcomes() throws {
     let empty = JournalPage(facts: DayFacts(day: day, projects: []), narrative: nil, calendar: JournalFixtures.calendar)
     #expect(try store.write(empty, for: day, isEmpty: true) == .nothingToWrite)
