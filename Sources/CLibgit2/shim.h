@@ -3,6 +3,10 @@
 
 #include <git2.h>
 #include <git2/sys/repository.h>
+#include <git2/sys/odb_backend.h>
+#include <stdlib.h>
+// zlib, which libgit2 is linked with, inflates pack entries for GitReader's own pack reader.
+#include <zlib.h>
 
 /// `git_libgit2_opts` is variadic, which Swift cannot call: these wrap the options gitjournal sets.
 static inline int gitjournal_disable_strict_hash_verification(void) {
@@ -47,6 +51,57 @@ static inline int gitjournal_count_line_changes(
   result = git_diff_blobs(old_blob, "", new_blob, "", &options, NULL, NULL, gitjournal_add_hunk, NULL, counts);
   *insertions = counts[0];
   *deletions = counts[1];
+  return result;
+}
+
+
+/// Reads one object for `gitjournal_reader_backend`: fills `data` (from `git_odb_backend_data_alloc`), `size`
+/// and `type`, or returns GIT_ENOTFOUND.
+typedef int (*gitjournal_object_reader)(
+    void *context, const git_oid *id, void **data, size_t *size, git_object_t *type, git_odb_backend *backend);
+
+/// An object database backend that reads through gitjournal's own pack reader, so that blobs looked up through
+/// it come with their ids (git_diff_blobs then hashes nothing) without libgit2's pack locks.
+typedef struct {
+  git_odb_backend parent;
+  gitjournal_object_reader reader;
+  void *context;
+} gitjournal_reader_backend;
+
+static int gitjournal_reader_backend_read(
+    void **data, size_t *size, git_object_t *type, git_odb_backend *backend, const git_oid *id) {
+  gitjournal_reader_backend *self = (gitjournal_reader_backend *)backend;
+  return self->reader(self->context, id, data, size, type, backend);
+}
+
+static void gitjournal_reader_backend_free(git_odb_backend *backend) { free(backend); }
+
+/// A repository handle that has only an object database: `reader` first, then the objects folder's loose
+/// objects and packs (what the reader does not read), as libgit2 reads an alternate.
+static inline int gitjournal_open_object_reader(
+    git_repository **out, const char *objects_folder, gitjournal_object_reader reader, void *context) {
+  git_odb *odb = NULL;
+  int result = git_odb_new(&odb);
+  if (result != 0) return result;
+  gitjournal_reader_backend *backend = calloc(1, sizeof *backend);
+  if (backend == NULL) {
+    git_odb_free(odb);
+    return -1;
+  }
+  backend->parent.version = GIT_ODB_BACKEND_VERSION;
+  backend->parent.read = gitjournal_reader_backend_read;
+  backend->parent.free = gitjournal_reader_backend_free;
+  backend->reader = reader;
+  backend->context = context;
+  result = git_odb_add_backend(odb, &backend->parent, 1000);
+  if (result != 0) {
+    free(backend);
+    git_odb_free(odb);
+    return result;
+  }
+  result = git_odb_add_disk_alternate(odb, objects_folder);
+  if (result == 0) result = git_repository_wrap_odb(out, odb);
+  git_odb_free(odb);
   return result;
 }
 

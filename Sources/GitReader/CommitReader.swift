@@ -160,20 +160,21 @@ struct CommitReader {
     guard threads > 1 else {
       return try targets.map { target throws(GitError) in try repository.diffStats(of: target, excluding: pathFilter) }
     }
-    return try LibGit2.withPacksMapped(ofSize: repository.packBytes) { () throws(GitError) in
-      try diffStats(of: targets, threads: threads)
-    }
+    return try diffStats(of: targets, threads: threads)
   }
 
-  /// `diffStats(of:)` on `threads` threads, each with its own handle of the repository.
+  /// `diffStats(of:)` on `threads` threads, each with its own handle of the repository and its own reader of
+  /// the packs, which are mapped once for all of them.
   private func diffStats(of targets: [DiffTarget], threads: Int) throws(GitError) -> [DiffStats] {
     let results = ParallelResults(count: targets.count)
     let path = repository.gitDirectory
+    let packs = PackedObjects(objectsFolder: repository.commonDirectory + "/objects")
     let filter = pathFilter
     DispatchQueue.concurrentPerform(iterations: threads) { _ in
       do throws(GitError) {
         let handle = try Repository.open(at: path)
         handle.recentObjects = RecentObjects()
+        try handle.readObjects(through: PackReader(objects: packs))
         while let run = results.nextRun(length: Self.parallelThreshold) {
           for index in run { results.set(index, try handle.diffStats(of: targets[index], excluding: filter)) }
         }

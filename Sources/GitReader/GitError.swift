@@ -18,6 +18,13 @@ public struct GitError: Error, CustomStringConvertible, Sendable {
     }
   }
 
+  /// An error gitjournal finds itself, in its own words.
+  init(code: Int32, function: String, message: String) {
+    self.code = code
+    self.function = function
+    self.message = message
+  }
+
   public var isNotFound: Bool { code == GIT_ENOTFOUND.rawValue }
 
   public var description: String { "\(message) (\(function))" }

@@ -8,13 +8,53 @@ package final class Repository {
   let pointer: OpaquePointer
   /// Set by a worker that diffs many commits in a row (see `RecentObjects`).
   var recentObjects: RecentObjects?
+  /// Set for a run of diffs (`readObjects(through:)`): trees and blobs are read from the packs without libgit2's
+  /// locks.
+  private(set) var packReader: PackReader?
+  /// A handle with only an object database that reads through `packReader` first, for blobs: libgit2 then knows
+  /// their ids, and diffs them without hashing them again.
+  private var packedObjects: OpaquePointer?
+  /// libgit2's object database, for the trees `packReader` does not read; opened on first use.
+  private var objectDatabase: OpaquePointer?
 
   private init(pointer: OpaquePointer) {
     self.pointer = pointer
   }
 
   deinit {
+    // The objects kept for the next diff go first: blobs belong to the handles below.
+    recentObjects = nil
+    if let packedObjects { git_repository_free(packedObjects) }
+    if let objectDatabase { git_odb_free(objectDatabase) }
     git_repository_free(pointer)
+  }
+
+  /// Reads this handle's trees and blobs through `reader` from now on; what it does not read still comes from
+  /// libgit2. Throws when the handle for blobs cannot be made.
+  func readObjects(through reader: PackReader) throws(GitError) {
+    var handle: OpaquePointer?
+    let context = Unmanaged.passUnretained(reader).toOpaque()
+    try check(
+      gitjournal_open_object_reader(&handle, commonDirectory + "/objects", Self.readPacked, context),
+      "gitjournal_open_object_reader")
+    if let packedObjects { git_repository_free(packedObjects) }
+    packedObjects = handle
+    // The handle's backend refers to the reader without retaining it: this handle keeps it.
+    packReader = reader
+  }
+
+  /// `gitjournal_reader_backend`'s read: the object from the pack reader, copied into libgit2's buffer.
+  private static let readPacked: gitjournal_object_reader = { context, id, data, size, type, backend in
+    guard let context, let id, let data, let size, let type else { return GIT_ERROR.rawValue }
+    let reader = Unmanaged<PackReader>.fromOpaque(context).takeUnretainedValue()
+    guard let object = reader.read(ObjectID(id.pointee)) else { return GIT_ENOTFOUND.rawValue }
+    let count = object.bytes.count
+    guard let buffer = git_odb_backend_data_alloc(backend, max(count, 1)) else { return GIT_ERROR.rawValue }
+    if count > 0 { buffer.copyMemory(from: object.bytes.baseAddress!, byteCount: count) }
+    data.pointee = buffer
+    size.pointee = count
+    type.pointee = git_object_t(rawValue: Int32(object.kind.rawValue))
+    return 0
   }
 
   /// Opens the repository at exactly `path` (its working tree or its git dir), without searching upwards and
@@ -34,16 +74,6 @@ package final class Repository {
     }
     guard let handle else { throw GitError(code: GIT_ERROR.rawValue, function: "git_repository_open_ext") }
     return Repository(pointer: handle)
-  }
-
-  /// The bytes of the repository's pack files (`objects/pack/*.pack`; alternates not counted).
-  var packBytes: Int {
-    let folder = commonDirectory + "/objects/pack"
-    return FolderListing.names(in: folder, withPrefix: "pack-").filter { $0.hasSuffix(".pack") }.reduce(0) {
-      total, name in
-      var info = stat()
-      return total + (stat(folder + "/" + name, &info) == 0 ? Int(info.st_size) : 0)
-    }
   }
 
   /// The working tree (or, for a bare repository, the git dir) of the repository that contains `path`.
@@ -166,21 +196,53 @@ package final class Repository {
   }
 
   func tree(_ id: ObjectID) throws(GitError) -> Tree {
-    try object(id, lookup: git_tree_lookup, "git_tree_lookup", wrap: Tree.init, size: { 64 * $0.count })
+    try object(id, size: \.byteCount) { () throws(GitError) in Tree(try rawObject(id, of: .tree), id: id) }
   }
 
   func blob(_ id: ObjectID) throws(GitError) -> Blob {
-    try object(id, lookup: git_blob_lookup, "git_blob_lookup", wrap: Blob.init, size: { $0.content.count })
+    try object(id, size: \.content.count) { () throws(GitError) in
+      var handle: OpaquePointer?
+      var raw = id.raw
+      try check(git_blob_lookup(&handle, packedObjects ?? pointer, &raw), "git_blob_lookup")
+      guard let handle else { throw GitError(code: GIT_ENOTFOUND.rawValue, function: "git_blob_lookup") }
+      return Blob(pointer: handle)
+    }
   }
 
   /// Looks `id` up through the worker's `RecentObjects` when it has one.
   private func object<T: AnyObject>(
-    _ id: ObjectID, lookup: (UnsafeMutablePointer<OpaquePointer?>, OpaquePointer, UnsafePointer<git_oid>) -> Int32,
-    _ function: String, wrap: (OpaquePointer) -> T, size: (T) -> Int
+    _ id: ObjectID, size: (T) -> Int, load: () throws(GitError) -> T
   ) throws(GitError) -> T {
-    func load() throws(GitError) -> T { try lookUp(id, with: lookup, function, wrap: wrap) }
     guard let recentObjects else { return try load() }
     return try recentObjects.object(id, size: size, load: load)
+  }
+
+  /// `id`'s bytes, which must be a `kind`: from the pack reader when there is one and it has them, else from
+  /// libgit2 (loose objects, alternates, and any entry the reader does not read).
+  func rawObject(_ id: ObjectID, of kind: ObjectKind) throws(GitError) -> RawObject {
+    let object: RawObject
+    if let read = packReader?.read(id) {
+      object = read
+    } else {
+      if objectDatabase == nil {
+        var database: OpaquePointer?
+        try check(git_repository_odb(&database, pointer), "git_repository_odb")
+        objectDatabase = database
+      }
+      var handle: OpaquePointer?
+      var raw = id.raw
+      try check(git_odb_read(&handle, objectDatabase, &raw), "git_odb_read")
+      guard let handle, let read = RawObject(libgit2: handle) else {
+        throw GitError(code: GIT_ENOTFOUND.rawValue, function: "git_odb_read")
+      }
+      object = read
+    }
+    guard object.kind == kind else {
+      throw GitError(
+        code: GIT_EINVALID.rawValue, function: "git_odb_read",
+        message: "object \(id.hex) is a \(object.kind.name), not a \(kind.name)")
+    }
+    return object
   }
 
   /// Looks `id` up with one of libgit2's typed lookups and hands the new object to its handle class.

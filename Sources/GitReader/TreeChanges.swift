@@ -40,7 +40,7 @@ struct TreeChanges {
   static func lineCount(of entry: TreeEntry, in repository: Repository) throws(GitError) -> Int {
     if entry.isSubmodule { return 1 }
     let blob = try repository.blob(entry.id)
-    return isBinary(blob.content) ? 0 : LineChanges.lineCount(of: blob.content)
+    return withExtendedLifetime(blob) { isBinary(blob.content) ? 0 : LineChanges.lineCount(of: blob.content) }
   }
 
   /// Insertions and deletions between two versions of a file, as git's xdiff counts them.
@@ -55,13 +55,16 @@ struct TreeChanges {
     if old.id == new.id { return DiffStats(filesChanged: 1) }
     let oldBlob = try repository.blob(old.id)
     let newBlob = try repository.blob(new.id)
-    let (before, after) = (oldBlob.content, newBlob.content)
-    if isBinary(before) || isBinary(after) { return DiffStats(filesChanged: 1) }
-    if let known = LineChanges.withoutDiffing(from: before, to: after) {
-      return DiffStats(filesChanged: 1, insertions: known.insertions, deletions: known.deletions)
+    // The texts are the blobs' bytes: both blobs are kept until they are read.
+    return try withExtendedLifetime((oldBlob, newBlob)) { () throws(GitError) -> DiffStats in
+      let (before, after) = (oldBlob.content, newBlob.content)
+      if isBinary(before) || isBinary(after) { return DiffStats(filesChanged: 1) }
+      if let known = LineChanges.withoutDiffing(from: before, to: after) {
+        return DiffStats(filesChanged: 1, insertions: known.insertions, deletions: known.deletions)
+      }
+      let counted = try oldBlob.lineChanges(to: newBlob)
+      return DiffStats(filesChanged: 1, insertions: counted.insertions, deletions: counted.deletions)
     }
-    let counted = try oldBlob.lineChanges(to: newBlob)
-    return DiffStats(filesChanged: 1, insertions: counted.insertions, deletions: counted.deletions)
   }
 
   /// git's test: a NUL byte in the first 8000 bytes.

@@ -1,0 +1,31 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A whole file mapped read-only, for readers that jump around in it (a pack's index and data).
+///
+/// Immutable once made, so any number of threads may read it at once. The mapping holds the file even if it is
+/// deleted or replaced meanwhile (a `git gc` while a rebuild runs): the bytes stay those that were opened.
+package final class MappedFile: @unchecked Sendable {
+  package let bytes: UnsafeRawBufferPointer
+
+  /// Nil when the file cannot be opened or mapped, is empty, or is not a regular file.
+  package init?(path: String) {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return nil }
+    defer { close(descriptor) }
+    var info = stat()
+    guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0,
+      let size = Int(exactly: info.st_size)
+    else { return nil }
+    let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0)
+    guard let address, address != MAP_FAILED else { return nil }
+    bytes = UnsafeRawBufferPointer(start: address, count: size)
+  }
+
+  deinit {
+    munmap(UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count)
+  }
+}
