@@ -104,4 +104,75 @@ enum DayRecord {
     closeProject()
     return DayFacts(day: day, projects: projects)
   }
+
+  /// Whether `bytes` hold a complete record of `facts.day` that `read(bytes:day:)` would read as exactly `facts`,
+  /// every text byte for byte: a second rebuild finds each day's record saying what it just read, and making the
+  /// record's strings to compare them cost it a tenth of its time. Each field is compared where it lies, as the
+  /// reader would take it; whatever the reader would take otherwise (another spelling of a field, a record these
+  /// facts would not be written as) is said not to hold them, and is read.
+  static func holds(_ facts: DayFacts, bytes: [UInt8]) -> Bool {
+    let projects = facts.projects
+    var projectIndex = -1
+    var commitIndex = 0
+    var commitFields = 0
+    var isComplete = false
+    var isValid = true
+    // Whether the project being read had all its commits.
+    func isProjectWhole() -> Bool { projectIndex < 0 || commitIndex == projects[projectIndex].commits.count }
+    StateFile.read(bytes: bytes) { record in
+      if commitFields == 0 {
+        guard record.count == 3, record.field(0, is: "day"), let written = record.integer(1),
+          written == format || written == formatWithoutBranches, record.field(2, equals: facts.day.description)
+        else {
+          isValid = false
+          return false
+        }
+        commitFields = written == format ? 12 : 11
+      } else if record.count == 1 && record.field(0, is: "end") {
+        isComplete = true
+      } else if record.count == 4 && record.field(0, is: "project") {
+        guard isProjectWhole(), projectIndex + 1 < projects.count else {
+          isValid = false
+          return false
+        }
+        projectIndex += 1
+        commitIndex = 0
+        let project = projects[projectIndex]
+        isValid =
+          record.field(1, equals: project.name) && record.field(2, equals: project.path)
+          && (project.isPrivate ? record.field(3, is: "1") : record.field(3, is: "0"))
+      } else if record.count == commitFields && record.field(0, is: "commit") && projectIndex >= 0
+        && commitIndex < projects[projectIndex].commits.count
+      {
+        let commits = projects[projectIndex].commits
+        let commit = commits[commitIndex]
+        // The reader sorts a project's commits: two with the same time and id could come out in another order.
+        let isOrdered =
+          commitIndex == 0
+          || (commits[commitIndex - 1].authoredAt, commits[commitIndex - 1].id) < (commit.authoredAt, commit.id)
+        commitIndex += 1
+        let stats = commit.stats
+        isValid =
+          isOrdered && record.objectID(1) == commit.id && record.integer(2) == commit.authoredAt
+          && record.integer(3) == Int64(commit.authorOffsetMinutes)
+          && (commit.isMerge ? record.field(4, is: "1") : record.field(4, is: "0"))
+          && record.integer(5) == Int64(stats.filesChanged) && record.integer(6) == Int64(stats.insertions)
+          && record.integer(7) == Int64(stats.deletions) && record.field(8, equals: commit.authorName)
+          && record.field(9, equals: commit.authorEmail) && record.field(10, equals: commit.subject)
+          && isBranch(commit.branch, in: record, fields: commitFields)
+      } else {
+        isValid = false
+      }
+      return isValid && !isComplete
+    }
+    return isValid && isComplete && projectIndex == projects.count - 1 && isProjectWhole()
+  }
+
+  /// Whether a commit record of `fields` fields reads as on `branch`: only format 2 names one, and an empty field is
+  /// none.
+  private static func isBranch(_ branch: String?, in record: StateRecord, fields: Int) -> Bool {
+    guard fields == 12 else { return branch == nil }
+    guard let branch else { return record.bytes(11).isEmpty }
+    return !branch.isEmpty && record.field(11, equals: branch)
+  }
 }

@@ -40,6 +40,19 @@ struct DayRecordStore: Sendable {
     return (DayRecord.read(bytes: contents.bytes, day: day), contents.stamp)
   }
 
+  /// `readStamped(_:)` of the file looked up in `folder`, this machine's folder opened (`folder`); `expected`
+  /// itself for the facts when the record holds exactly them (`DayRecord.holds`), which are then not made again
+  /// from the record's bytes.
+  func readStamped(
+    _ day: Day, in folder: OpenFolder, expecting expected: DayFacts?
+  ) -> (facts: DayFacts?, stamp: FileStamp?) {
+    guard let contents = (try? AtomicFile.readContents("\(day).tsv", in: folder)) ?? nil else { return (nil, nil) }
+    if let expected, expected.day == day, DayRecord.holds(expected, bytes: contents.bytes) {
+      return (expected, contents.stamp)
+    }
+    return (DayRecord.read(bytes: contents.bytes, day: day), contents.stamp)
+  }
+
   /// The recorded facts of `day`: every machine's record of it, each commit once, less what a machine forgot.
   /// Nil when no machine has a readable record of the day.
   func recorded(_ day: Day) -> DayFacts? {

@@ -56,14 +56,18 @@ public struct JournalStore: Sendable {
   /// The days that have a file, oldest first: one listing of the folder, for the days' links. Only a regular file
   /// (or a link to one) named `YYYY-MM-DD.md` counts.
   public func daysWithFiles() -> [Day] {
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-    return names.compactMap { name -> Day? in
-      guard name.count == 13, name.hasSuffix(".md"), let day = Day(iso: String(name.dropLast(3))) else { return nil }
-      var info = stat()
-      guard stat(path(of: day), &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
-      return day
-    }.sorted()
+    FolderListing.regularFiles(in: directory) { $0.utf8.count == 13 && $0.hasSuffix(".md") }
+      .compactMap { Day(iso: String($0.dropLast(3))) }.sorted()
   }
+
+  /// The name of the day's file in the journal folder.
+  public func fileName(of day: Day) -> String { "\(day).md" }
+
+  /// The name of this machine's record of `day` in its folder of records (`recordFolder`).
+  public func recordName(of day: Day) -> String { "\(day).tsv" }
+
+  /// This machine's folder of records.
+  public var recordFolder: String { records.folder }
 
   /// Makes every batched write durable.
   public func syncAll() {

@@ -205,6 +205,19 @@ public struct LockedJournalStore: Sendable {
     store.records.readStamped(day)
   }
 
+  /// This machine's folder of records, opened for `stampedRecord(of:in:expecting:)`.
+  package func openRecordFolder() -> OpenFolder {
+    OpenFolder(store.records.folder)
+  }
+
+  /// `stampedRecord(of:)` looked up in this machine's folder of records opened (`openRecordFolder()`); when the
+  /// record holds exactly `expected`, its facts are `expected` itself (see `DayRecord.holds`).
+  package func stampedRecord(
+    of day: Day, in folder: OpenFolder, expecting expected: DayFacts?
+  ) -> (facts: DayFacts?, stamp: FileStamp?) {
+    store.records.readStamped(day, in: folder, expecting: expected)
+  }
+
   /// When this machine's record of `day` was last written, or nil when there is none.
   public func recordModificationTime(of day: Day) -> Date? {
     store.records.modificationTime(of: day)

@@ -50,6 +50,12 @@ public struct PageStamps: Sendable {
 
     init(fields: [Int64]) { self.fields = fields }
 
+    /// The stamp of the file named `name` in `folder` (symlinks followed), or nil when there is none.
+    package init?(_ name: String, in folder: OpenFolder) {
+      guard let stamp = folder.stamp(of: name) else { return nil }
+      self.init(stamp)
+    }
+
     /// The stamp of the version a read or a write saw (`AtomicFile.Contents.stamp`).
     package init(_ stamp: FileStamp) {
       fields = [
@@ -74,6 +80,17 @@ public struct PageStamps: Sendable {
     }
   }
 
+  /// A file a page is made from: its folder (one string shared by all the files in it) and its name there.
+  public struct Source: Hashable, Sendable {
+    let folder: String
+    let name: String
+
+    public init(folder: String, name: String) {
+      self.folder = folder
+      self.name = name
+    }
+  }
+
   struct Entry: Equatable, Sendable {
     let page: Stamp
     /// The rest of what the page was made from, the stamps of the records it was made from among them.
@@ -85,7 +102,7 @@ public struct PageStamps: Sendable {
   private var entries: [String: Entry] = [:]
   /// Pages this rebuild made or found as they are, with their stamps right after and the files they were made from:
   /// saved if all are still so.
-  private var noted: [String: (entry: Entry, sources: [(path: String, stamp: Stamp?)])] = [:]
+  private var noted: [String: (entry: Entry, sources: [(file: Source, stamp: Stamp?)])] = [:]
 
   /// `path` nil keeps nothing; `key`: what every page depends on besides its own inputs.
   public init(path: String?, key: String) {
@@ -139,34 +156,44 @@ public struct PageStamps: Sendable {
   /// Remembers that the page named `name`, at `pagePath`, was just made (or found as it would be made) from
   /// `inputs`, which hold the stamps of the files at `sources`: those of the versions the page was made from.
   public mutating func note(
-    _ name: String, pagePath: String, inputs: String, sources: [(path: String, stamp: Stamp?)]
+    _ name: String, pagePath: String, inputs: String, sources: [(file: Source, stamp: Stamp?)]
   ) {
     guard path != nil, let page = Stamp(path: pagePath) else { return }
     noted[name] = (Entry(page: page, inputs: inputs), sources)
   }
 
   /// Remembers that the page named `name` was found unchanged, with the files it was made from and their stamps.
-  public mutating func keep(_ name: String, sources: [(path: String, stamp: Stamp?)]) {
+  public mutating func keep(_ name: String, sources: [(file: Source, stamp: Stamp?)]) {
     if let entry = entries[name] { noted[name] = (entry, sources) }
   }
 
   /// Replaces the file with the pages noted in this rebuild whose files and sources are still as noted and were not
-  /// changed so recently before `now` that a change made now could keep their stamps (`Stamp.isRacy`). A cache that cannot be written only costs time.
-  public func save(pagePath: (String) -> String, now: Date) {
+  /// changed so recently before `now` that a change made now could keep their stamps (`Stamp.isRacy`). The pages are
+  /// the files `<name>.md` in `pageFolder`. A cache that cannot be written only costs time.
+  public func save(pageFolder: String, now: Date) {
     guard let path else { return }
     var records: [[String]] = [["key", key]]
+    // Each folder opened once, its files looked up by name.
+    var folders: [String: OpenFolder] = [:]
+    func folder(_ path: String) -> OpenFolder {
+      if let open = folders[path] { return open }
+      let open = OpenFolder(path)
+      folders[path] = open
+      return open
+    }
+    let pages = folder(pageFolder)
     // A day's record is a source of its day's, its week's and its month's pages: each file is looked at once.
-    var current: [String: Stamp?] = [:]
-    func stamp(_ file: String) -> Stamp? {
+    var current: [Source: Stamp?] = [:]
+    func stamp(_ file: Source) -> Stamp? {
       if let known = current[file] { return known }
-      let stamp = Stamp(path: file)
+      let stamp = Stamp(file.name, in: folder(file.folder))
       current[file] = .some(stamp)
       return stamp
     }
     for (name, noted) in noted.sorted(by: { $0.key < $1.key }) {
       let entry = noted.entry
-      guard Stamp(path: pagePath(name)) == entry.page, !entry.page.isRacy(now: now),
-        noted.sources.allSatisfy({ stamp($0.path) == $0.stamp && $0.stamp?.isRacy(now: now) != true })
+      guard Stamp(name + ".md", in: pages) == entry.page, !entry.page.isRacy(now: now),
+        noted.sources.allSatisfy({ stamp($0.file) == $0.stamp && $0.stamp?.isRacy(now: now) != true })
       else { continue }
       records.append([name] + entry.page.fields.map(String.init) + [entry.inputs])
     }

@@ -307,6 +307,16 @@ package enum AtomicFile {
     return try readOpened(path, flags: 0)?.contents
   }
 
+  /// `readContents` of the file named `name` in `folder`, looked up by name in the open folder.
+  package static func readContents(_ name: String, in folder: OpenFolder) throws(SystemError) -> Contents? {
+    guard let info = folder.status(of: name) else {
+      if errno == ENOENT || errno == ENOTDIR { return nil }
+      throw SystemError("read", path: folder.path(of: name))
+    }
+    try requireRegularFile(info, path: folder.path(of: name))
+    return try readOpened(folder.path(of: name), flags: 0) { folder.openFile(name, flags: $0) }?.contents
+  }
+
   /// `readContents` of a file about to be replaced, with where its write lands (give it to `write`): found by the
   /// same `lstat`, so that a file that is no symlink costs no `readlink` and no second look.
   package static func readForReplacing(
@@ -334,19 +344,21 @@ package enum AtomicFile {
   }
 
   /// Opens and reads the regular file at `path`; nil when it is gone.
+  /// `opening`: how the file is opened with the flags given (by `path` unless said).
   private static func readOpened(
-    _ path: String, flags: Int32
+    _ path: @autoclosure () -> String, flags: Int32, opening: ((Int32) -> Int32)? = nil
   ) throws(SystemError) -> (contents: Contents, mode: mode_t)? {
     var info = stat()
     // O_NONBLOCK: a FIFO put there since the stat opens at once instead of waiting, and fstat refuses it.
-    let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | flags)
+    let openFlags = O_RDONLY | O_NONBLOCK | O_CLOEXEC | flags
+    let descriptor = opening?(openFlags) ?? open(path(), openFlags)
     guard descriptor >= 0 else {
       if errno == ENOENT { return nil }
-      throw SystemError("read", path: path)
+      throw SystemError("read", path: path())
     }
     defer { close(descriptor) }
-    guard fstat(descriptor, &info) == 0 else { throw SystemError("read", path: path) }
-    try requireRegularFile(info, path: path)
+    guard fstat(descriptor, &info) == 0 else { throw SystemError("read", path: path()) }
+    try requireRegularFile(info, path: path())
     // The size is a hint (the file may grow meanwhile), capped so that a bogus one cannot reserve gigabytes; one
     // byte more lets the first pass see the end. Read straight into the array: no buffer to clear and copy.
     var capacity = min(max(0, Int(clamping: info.st_size)), 1 << 24) + 1
@@ -366,20 +378,20 @@ package enum AtomicFile {
           count += read
         }
       }
-      if failed { throw SystemError("read", path: path) }
+      if failed { throw SystemError("read", path: path()) }
       if bytes.count < capacity {
         return (Contents(bytes: bytes, stamp: FileStamp(info)), info.st_mode & 0o7777)
       }
       // The file grew past the room given: read it again, with its new stamp and twice the room.
       guard lseek(descriptor, 0, SEEK_SET) == 0, fstat(descriptor, &info) == 0 else {
-        throw SystemError("read", path: path)
+        throw SystemError("read", path: path())
       }
       capacity *= 2
     }
   }
 
   /// Refuses anything but a regular file, saying what it is.
-  private static func requireRegularFile(_ info: stat, path: String) throws(SystemError) {
+  private static func requireRegularFile(_ info: stat, path: @autoclosure () -> String) throws(SystemError) {
     let kind: String
     switch info.st_mode & S_IFMT {
     case S_IFREG: return
@@ -391,7 +403,7 @@ package enum AtomicFile {
     default: kind = "something else"
     }
     throw SystemError(
-      "read", path: path, errorNumber: EINVAL,
+      "read", path: path(), errorNumber: EINVAL,
       explanation: "it is \(kind), not a regular file, so gitjournal neither reads nor replaces it; move it away")
   }
 

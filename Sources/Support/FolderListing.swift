@@ -24,4 +24,30 @@ package enum FolderListing {
     }
     return names
   }
+
+  /// The names in `folder` that `isWanted` takes and that are regular files or symlinks to one, unsorted; none when
+  /// the folder cannot be read. The kind comes with the listing (`d_type`): only a symlink, or a file system that
+  /// does not say, costs a look at the file, by name in the folder opened (a rebuild listed 2,500 pages and made
+  /// the kernel walk each one's whole path).
+  package static func regularFiles(in folder: String, where isWanted: (String) -> Bool) -> [String] {
+    guard let directory = opendir(folder) else { return [] }
+    defer { closedir(directory) }
+    let descriptor = dirfd(directory)
+    var names: [String] = []
+    while let entry = readdir(directory) {
+      let name = withUnsafeBytes(of: &entry.pointee.d_name) { raw in
+        let bytes = raw.bindMemory(to: UInt8.self)
+        return String(decoding: bytes[..<(bytes.firstIndex(of: 0) ?? bytes.count)], as: UTF8.self)
+      }
+      guard isWanted(name) else { continue }
+      switch Int32(entry.pointee.d_type) {
+      case Int32(DT_REG): names.append(name)
+      case Int32(DT_LNK), Int32(DT_UNKNOWN):
+        var info = stat()
+        if fstatat(descriptor, name, &info, 0) == 0 && info.st_mode & S_IFMT == S_IFREG { names.append(name) }
+      default: continue
+      }
+    }
+    return names
+  }
 }

@@ -39,10 +39,12 @@ struct Journaling: Sendable {
   /// machine (shared in the journal folder, whatever this machine's model settings), else in this machine's cache.
   /// `sharing`: a sentence found only in this machine's cache is shared, so the other machines show it too (a
   /// writer does this; `show` writes nothing).
-  func sentence(for facts: DayFacts, sharing: Bool = false) -> String? {
+  /// `hasCachedSentences`: whether this machine's cache had any sentence when the caller looked, for many pages in
+  /// a row (looked at here unless given).
+  func sentence(for facts: DayFacts, sharing: Bool = false, hasCachedSentences: Bool? = nil) -> String? {
     guard !facts.isEmpty else { return nil }
     let isShared = store.hasSharedSentences(of: facts.day)
-    let isCached = sentences?.hasSentences ?? false
+    let isCached = hasCachedSentences ?? sentences?.hasSentences ?? false
     // A signature costs more than writing the page: none is computed while there is no sentence at all.
     guard isShared || isCached else { return nil }
     let signature = facts.signature(calendar: configuration.calendar)
@@ -54,10 +56,10 @@ struct Journaling: Sendable {
 
   /// The sentence for exactly these facts of a week or a month (every machine's records of its days), found as
   /// `sentence(for:sharing:)` finds a day's.
-  func sentence(for period: PeriodFacts, sharing: Bool = false) -> String? {
+  func sentence(for period: PeriodFacts, sharing: Bool = false, hasCachedSentences: Bool? = nil) -> String? {
     guard !period.isEmpty else { return nil }
     let isShared = store.hasSharedSentences(of: period.period)
-    let isCached = sentences?.hasSentences ?? false
+    let isCached = hasCachedSentences ?? sentences?.hasSentences ?? false
     guard isShared || isCached else { return nil }
     let signature = period.signature(calendar: configuration.calendar)
     if isShared, let sentence = store.sharedSentence(of: period.period, signature: signature) { return sentence }
@@ -176,6 +178,8 @@ struct Journaling: Sendable {
     var stamps = store.isOnlyMachine(among: machines) ? pageStamps() : nil
     // The stamps of the records the days' pages were made from, for their weeks' and months' pages.
     var recordStamps: [Day: PageStamps.Stamp?] = [:]
+    // One string for the folder of every record's source (see `PageStamps.Source`).
+    let recordFolder = store.recordFolder
     var days = reading.days.keys.sorted()[...]
     while !days.isEmpty && !shouldStop() {
       // Each run of days' part of the report is made under the lock and added here: a report captured by the
@@ -185,6 +189,11 @@ struct Journaling: Sendable {
         // The lock is held for a run of days up to `lockHold`, not for the whole rebuild: a commit's hook waits
         // at most that long for it. Taking it for each day of a second rebuild cost 5 calls to the kernel per day.
         let runEnds = Date() + Self.lockHold
+        // The folders of the pages and of this machine's records, opened for the run: their files are looked at
+        // by name. Whether the sentence cache has any sentence, looked at once for the run, not once per page.
+        let records = locked.openRecordFolder()
+        let pageFolder = OpenFolder(store.directory)
+        let hasCachedSentences = sentences?.hasSentences ?? false
         var isFirst = true
         while let day = days.first, isFirst || (!shouldStop() && Date() < runEnds) {
           isFirst = false
@@ -194,7 +203,7 @@ struct Journaling: Sendable {
           var readPaths = reading.readPaths
           // This machine's record of the day, read once: whether a hook wrote it since, whether the page is as it
           // was made from it, and what the write builds on.
-          let (recorded, recordStamp) = locked.stampedRecord(of: day)
+          let (recorded, recordStamp) = locked.stampedRecord(of: day, in: records, expecting: facts)
           if let written = recordStamp?.modified, written >= started {
             let again = await reader.read(days: [day], policy: policy)
             facts = again.days[day] ?? facts
@@ -205,13 +214,20 @@ struct Journaling: Sendable {
           if let current = stamps, let recorded, let recordStamp,
             let kept = unchangedPage(
               facts, recorded: recorded, recordStamp: PageStamps.Stamp(recordStamp), readPaths: readPaths,
-              links: links, stamps: current)
+              links: links, stamps: current, pageFolder: pageFolder, hasCachedSentences: hasCachedSentences)
           {
             part.written.append(kept.day)
             if !kept.carried.isEmpty { part.carried[day] = kept.carried }
             part.pagesLeftAlone += 1
             recordStamps[day] = PageStamps.Stamp(recordStamp)
-            stamps?.keep(day.description, sources: [(store.recordPath(of: day), PageStamps.Stamp(recordStamp))])
+            stamps?.keep(
+              day.description,
+              sources: [
+                (
+                  PageStamps.Source(folder: recordFolder, name: store.recordName(of: day)),
+                  PageStamps.Stamp(recordStamp)
+                )
+              ])
             continue
           }
           try write(
@@ -223,7 +239,8 @@ struct Journaling: Sendable {
             recordStamps[day] = stamp
             stamps?.note(
               day.description, pagePath: store.path(of: day),
-              inputs: dayInputs(record: stamp, links: links, sentence: written.sentence), sources: [(record, stamp)])
+              inputs: dayInputs(record: stamp, links: links, sentence: written.sentence),
+              sources: [(PageStamps.Source(folder: recordFolder, name: store.recordName(of: day)), stamp)])
           }
         }
         return part
@@ -255,7 +272,7 @@ struct Journaling: Sendable {
         return periods
       }
     }
-    stamps?.save(pagePath: store.path(ofPage:), now: Date())
+    stamps?.save(pageFolder: store.directory, now: Date())
     return report
   }
 
@@ -267,6 +284,8 @@ struct Journaling: Sendable {
     stamps: inout PageStamps, in locked: LockedJournalStore, durability: JournalStore.Durability
   ) throws(SystemError) -> (written: [JournalWriter.WrittenPeriod], leftAlone: Int) {
     var recordStamps = recordStamps
+    let pageFolder = OpenFolder(store.directory)
+    let hasCachedSentences = sentences?.hasSentences ?? false
     func recordStamp(_ day: Day) -> PageStamps.Stamp? {
       if let known = recordStamps[day] { return known }
       let stamp = PageStamps.Stamp(path: store.recordPath(of: day))
@@ -286,9 +305,12 @@ struct Journaling: Sendable {
     for period in Set(days.flatMap(writer.periods(containing:))).sorted() {
       let periodFacts = PeriodFacts(period: period, days: period.first.through(period.last).compactMap(facts))
       let path = store.path(ofPage: periodFacts.name)
-      let sentence = periodFacts.isEmpty ? nil : sentence(for: periodFacts, sharing: true)
+      let sentence =
+        periodFacts.isEmpty
+        ? nil : sentence(for: periodFacts, sharing: true, hasCachedSentences: hasCachedSentences)
       let inputs = periodInputs(period, sentence: sentence, recordStamp: recordStamp)
-      if stamps.isUnchanged(periodFacts.name, page: PageStamps.Stamp(path: path), inputs: inputs.text),
+      if stamps.isUnchanged(
+        periodFacts.name, page: PageStamps.Stamp(periodFacts.name + ".md", in: pageFolder), inputs: inputs.text),
         !store.hasConflictCopies(ofPage: periodFacts.name)
       {
         written.append(JournalWriter.WrittenPeriod(facts: periodFacts, sentence: sentence, outcome: .unchanged))
@@ -312,16 +334,19 @@ struct Journaling: Sendable {
   /// `read` (and is the version the page was made from), the page file is the version made from it, with the same
   /// `links` and sentence, and no sync tool left a copy of it to merge. Nil when the page must be made.
   /// `recorded`: this machine's record of the day, of the version `recordStamp` stamps.
+  /// `pageFolder`: the journal folder, opened; `hasCachedSentences`: whether this machine's cache had a sentence.
   private func unchangedPage(
     _ read: DayFacts, recorded: DayFacts, recordStamp: PageStamps.Stamp, readPaths: Set<String>, links: String,
-    stamps: PageStamps
+    stamps: PageStamps, pageFolder: OpenFolder, hasCachedSentences: Bool
   ) -> (day: JournalWriter.WrittenDay, carried: [ProjectFacts])? {
     let day = read.day
     let (facts, carried) = read.keeping(recorded, readPaths: readPaths)
     guard facts == recorded, !store.hasConflictCopies(of: day) else { return nil }
-    let sentence = sentence(for: recorded, sharing: true)
+    let sentence = sentence(for: recorded, sharing: true, hasCachedSentences: hasCachedSentences)
     let inputs = dayInputs(record: recordStamp, links: links, sentence: sentence)
-    guard stamps.isUnchanged(day.description, page: PageStamps.Stamp(path: store.path(of: day)), inputs: inputs)
+    guard
+      stamps.isUnchanged(
+        day.description, page: PageStamps.Stamp(store.fileName(of: day), in: pageFolder), inputs: inputs)
     else { return nil }
     return (JournalWriter.WrittenDay(facts: recorded, sentence: sentence, outcome: .unchanged), carried)
   }
@@ -336,8 +361,11 @@ struct Journaling: Sendable {
   /// (by stamp) and its sentence.
   private func periodInputs(
     _ period: PeriodFacts.Period, sentence: String?, recordStamp: (Day) -> PageStamps.Stamp?
-  ) -> (text: String, sources: [(path: String, stamp: PageStamps.Stamp?)]) {
-    let sources = period.first.through(period.last).map { (store.recordPath(of: $0), recordStamp($0)) }
+  ) -> (text: String, sources: [(file: PageStamps.Source, stamp: PageStamps.Stamp?)]) {
+    let folder = store.recordFolder
+    let sources = period.first.through(period.last).map {
+      (PageStamps.Source(folder: folder, name: store.recordName(of: $0)), recordStamp($0))
+    }
     let stamps = sources.map { PageStamps.text(of: $0.1) }
     return ("period\n" + stamps.joined(separator: "\n") + "\n" + (sentence ?? ""), sources)
   }
