@@ -144,22 +144,17 @@ enum DayRecord {
       } else if record.count == commitFields && record.field(0, is: "commit") && projectIndex >= 0
         && commitIndex < projects[projectIndex].commits.count
       {
-        let commits = projects[projectIndex].commits
-        let commit = commits[commitIndex]
-        // The reader sorts a project's commits: two with the same time and id could come out in another order.
-        let isOrdered =
-          commitIndex == 0
-          || (commits[commitIndex - 1].authoredAt, commits[commitIndex - 1].id) < (commit.authoredAt, commit.id)
+        // Looked at in place: a copy of each commit cost as much as the comparison.
+        isValid = projects[projectIndex].commits.withUnsafeBufferPointer { commits in
+          let commit = commits.baseAddress! + commitIndex
+          // The reader sorts a project's commits: two with the same time and id could come out in another order.
+          let isOrdered =
+            commitIndex == 0 || (commit - 1).pointee.authoredAt < commit.pointee.authoredAt
+            || ((commit - 1).pointee.authoredAt == commit.pointee.authoredAt
+              && (commit - 1).pointee.id < commit.pointee.id)
+          return isOrdered && isCommit(commit, in: record, fields: commitFields)
+        }
         commitIndex += 1
-        let stats = commit.stats
-        isValid =
-          isOrdered && record.objectID(1) == commit.id && record.integer(2) == commit.authoredAt
-          && record.integer(3) == Int64(commit.authorOffsetMinutes)
-          && (commit.isMerge ? record.field(4, is: "1") : record.field(4, is: "0"))
-          && record.integer(5) == Int64(stats.filesChanged) && record.integer(6) == Int64(stats.insertions)
-          && record.integer(7) == Int64(stats.deletions) && record.field(8, equals: commit.authorName)
-          && record.field(9, equals: commit.authorEmail) && record.field(10, equals: commit.subject)
-          && isBranch(commit.branch, in: record, fields: commitFields)
       } else {
         isValid = false
       }
@@ -168,11 +163,24 @@ enum DayRecord {
     return isValid && isComplete && projectIndex == projects.count - 1 && isProjectWhole()
   }
 
-  /// Whether a commit record of `fields` fields reads as on `branch`: only format 2 names one, and an empty field is
-  /// none.
-  private static func isBranch(_ branch: String?, in record: StateRecord, fields: Int) -> Bool {
-    guard fields == 12 else { return branch == nil }
-    guard let branch else { return record.bytes(11).isEmpty }
+  /// Whether a commit record of `fields` fields reads as `commit`. The id is compared as the hex digits written,
+  /// which cost less than parsing the record's; the reader parses them as they are, escapes not undone.
+  private static func isCommit(
+    _ commit: UnsafePointer<CommitRecord>, in record: StateRecord, fields: Int
+  ) -> Bool {
+    guard record.integer(2) == commit.pointee.authoredAt,
+      record.integer(3) == Int64(commit.pointee.authorOffsetMinutes),
+      commit.pointee.isMerge ? record.field(4, is: "1") : record.field(4, is: "0"),
+      record.integer(5) == Int64(commit.pointee.stats.filesChanged),
+      record.integer(6) == Int64(commit.pointee.stats.insertions),
+      record.integer(7) == Int64(commit.pointee.stats.deletions), !record.isEscaped(1),
+      record.field(1, equals: commit.pointee.id.hex),
+      record.field(8, equals: commit.pointee.authorName), record.field(9, equals: commit.pointee.authorEmail),
+      record.field(10, equals: commit.pointee.subject)
+    else { return false }
+    // Only format 2 names a branch, and an empty field is none.
+    guard fields == 12 else { return commit.pointee.branch == nil }
+    guard let branch = commit.pointee.branch else { return record.bytes(11).isEmpty }
     return !branch.isEmpty && record.field(11, equals: branch)
   }
 }
