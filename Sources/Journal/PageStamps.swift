@@ -100,6 +100,8 @@ public struct PageStamps: Sendable {
   private let path: String?
   private let key: String
   private var entries: [String: Entry] = [:]
+  /// Whether `entries` are those of the file at `path`, read whole with this key.
+  private var isRead = false
   /// Pages this rebuild made or found as they are, with their stamps right after and the files they were made from:
   /// saved if all are still so.
   private var noted: [String: (entry: Entry, sources: [(file: Source, stamp: Stamp?)])] = [:]
@@ -123,7 +125,10 @@ public struct PageStamps: Sendable {
       }
       return isValid
     }
-    if isValid { self.entries = entries }
+    if isValid && !isFirst {
+      self.entries = entries
+      isRead = true
+    }
   }
 
   /// The text of a file's stamp for a page's inputs ("none" for no file).
@@ -190,11 +195,19 @@ public struct PageStamps: Sendable {
       current[file] = .some(stamp)
       return stamp
     }
-    for (name, noted) in noted.sorted(by: { $0.key < $1.key }) {
+    var kept: [(name: String, entry: Entry)] = []
+    kept.reserveCapacity(noted.count)
+    for (name, noted) in noted {
       let entry = noted.entry
       guard Stamp(name + ".md", in: pages) == entry.page, !entry.page.isRacy(now: now),
         noted.sources.allSatisfy({ stamp($0.file) == $0.stamp && $0.stamp?.isRacy(now: now) != true })
       else { continue }
+      kept.append((name, entry))
+    }
+    // The file read holds these pages and no others (a second rebuild that changed nothing): written again, it
+    // would say the same of every page, and making its text cost that rebuild a twentieth of its time.
+    if isRead && kept.count == entries.count && kept.allSatisfy({ entries[$0.name] == $0.entry }) { return }
+    for (name, entry) in kept.sorted(by: { $0.name < $1.name }) {
       records.append([name] + entry.page.fields.map(String.init) + [entry.inputs])
     }
     try? makeFolders(PathText.folder(of: path))

@@ -168,4 +168,23 @@ import Testing
     try Data("key\tnot-this-one\n".utf8).write(to: URL(fileURLWithPath: folder + "/" + name))
     #expect(try await rebuild() == 0)
   }
+
+  /// A rebuild that left every page alone leaves the stamps file as it was; one that made a page again writes it, and
+  /// the next leaves every page alone, that one too.
+  @Test func theStampsFileIsWrittenOnlyWhenAPageChanged() async throws {
+    try await settle()
+    let folder = sandbox.scratch.path("home/.cache/gitjournal/pages-v2")
+    let name = try #require(try FileManager.default.contentsOfDirectory(atPath: folder).first)
+    let before = try #require(FileStamp(path: folder + "/" + name))
+    #expect(try await rebuild() == 5)
+    #expect(FileStamp(path: folder + "/" + name) == before, "the stamps file was written though nothing changed")
+
+    // The day's page removed: made again, and vouched for once it is a tenth of a second old.
+    #expect(unlink(page) == 0)
+    #expect(try await rebuild() == 4)
+    try await Task.sleep(for: .milliseconds(150))
+    #expect(try await rebuild() == 4)
+    #expect(FileStamp(path: folder + "/" + name) != before, "the stamps file kept the page that was made again")
+    #expect(try await rebuild() == 5)
+  }
 }
