@@ -27,7 +27,7 @@ struct DayRecordStore: Sendable {
     folder = root + "/" + host
   }
 
-  func path(of day: Day) -> String { folder + "/\(day).tsv" }
+  func path(of day: Day) -> String { folder + "/" + day.description + ".tsv" }
 
   /// This machine's record of `day`, or nil when there is no readable record.
   func read(_ day: Day) -> DayFacts? {
@@ -46,7 +46,9 @@ struct DayRecordStore: Sendable {
   func readStamped(
     _ day: Day, in folder: OpenFolder, expecting expected: DayFacts?
   ) -> (facts: DayFacts?, stamp: FileStamp?) {
-    guard let contents = (try? AtomicFile.readContents("\(day).tsv", in: folder)) ?? nil else { return (nil, nil) }
+    guard let contents = (try? AtomicFile.readContents(day.description + ".tsv", in: folder)) ?? nil else {
+      return (nil, nil)
+    }
     if let expected, expected.day == day, DayRecord.holds(expected, bytes: contents.bytes) {
       return (expected, contents.stamp)
     }

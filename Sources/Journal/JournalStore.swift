@@ -48,7 +48,7 @@ public struct JournalStore: Sendable {
   /// saying another gitjournal holds the lock.
   public static let lockTimeout = 5
 
-  public func path(of day: Day) -> String { directory + "/\(day).md" }
+  public func path(of day: Day) -> String { directory + "/" + day.description + ".md" }
 
   /// The file of a page named `2026-W49` or `2026-12`.
   public func path(ofPage name: String) -> String { directory + "/\(name).md" }
@@ -61,10 +61,10 @@ public struct JournalStore: Sendable {
   }
 
   /// The name of the day's file in the journal folder.
-  public func fileName(of day: Day) -> String { "\(day).md" }
+  public func fileName(of day: Day) -> String { day.description + ".md" }
 
   /// The name of this machine's record of `day` in its folder of records (`recordFolder`).
-  public func recordName(of day: Day) -> String { "\(day).tsv" }
+  public func recordName(of day: Day) -> String { day.description + ".tsv" }
 
   /// This machine's folder of records.
   public var recordFolder: String { records.folder }
@@ -121,7 +121,7 @@ public struct JournalStore: Sendable {
   /// A machine whose folder came since the listing can only have rendered the day's file itself.
   public func hasNothing(of day: Day, machines: [String]) -> Bool {
     guard access(path(of: day), F_OK) != 0 else { return false }
-    let name = "/\(day).tsv"
+    let name = "/" + day.description + ".tsv"
     return machines.allSatisfy { access(records.root + "/" + $0 + name, F_OK) != 0 }
   }
 
