@@ -34,15 +34,9 @@ struct DayRecordStore: Sendable {
     DayRecord.read(path(of: day), day: day)
   }
 
-  /// `read(_:)` with the stamp of the version read (nil when there is no file to read), from one read of the file.
-  func readStamped(_ day: Day) -> (facts: DayFacts?, stamp: FileStamp?) {
-    guard let contents = (try? AtomicFile.readContents(path(of: day))) ?? nil else { return (nil, nil) }
-    return (DayRecord.read(bytes: contents.bytes, day: day), contents.stamp)
-  }
-
-  /// `readStamped(_:)` of the file looked up in `folder`, this machine's folder opened (`folder`); `expected`
-  /// itself for the facts when the record holds exactly them (`DayRecord.holds`), which are then not made again
-  /// from the record's bytes.
+  /// `read(_:)` with the stamp of the version read (nil when there is no file to read), from one read of the file
+  /// looked up in `folder`, this machine's folder opened; `expected` itself for the facts when the record holds
+  /// exactly them (`DayRecord.holds`), which are then not made again from the record's bytes.
   func readStamped(
     _ day: Day, in folder: OpenFolder, expecting expected: DayFacts?
   ) -> (facts: DayFacts?, stamp: FileStamp?) {

@@ -199,19 +199,14 @@ public struct LockedJournalStore: Sendable {
     store.records.days()
   }
 
-  /// This machine's record of `day` and the stamp of the version read, from one read of the file (nil facts when
-  /// there is no readable record; nil stamp when there is no file).
-  package func stampedRecord(of day: Day) -> (facts: DayFacts?, stamp: FileStamp?) {
-    store.records.readStamped(day)
-  }
-
   /// This machine's folder of records, opened for `stampedRecord(of:in:expecting:)`.
   package func openRecordFolder() -> OpenFolder {
     OpenFolder(store.records.folder)
   }
 
-  /// `stampedRecord(of:)` looked up in this machine's folder of records opened (`openRecordFolder()`); when the
-  /// record holds exactly `expected`, its facts are `expected` itself (see `DayRecord.holds`).
+  /// This machine's record of `day` and the stamp of the version read, from one read of the file looked up in its
+  /// folder opened (`openRecordFolder()`): nil facts when there is no readable record, nil stamp when there is no
+  /// file. When the record holds exactly `expected`, its facts are `expected` itself (see `DayRecord.holds`).
   package func stampedRecord(
     of day: Day, in folder: OpenFolder, expecting expected: DayFacts?
   ) -> (facts: DayFacts?, stamp: FileStamp?) {
