@@ -64,11 +64,17 @@ struct CommitReader {
       for commit in cached.commits { folded.add(commit, isNew: false) }
       isComplete = try walk(from: tips, covered: Set(cached.tips), authoredFrom: start, to: end, into: &folded)
     }
+    // A long span (a rebuild) is diffed while it is walked.
+    var pipeline: DiffPipeline?
+    if !isComplete, let start, let end, end - start > WindowCache.longestSpan {
+      pipeline = DiffPipeline(repository: repository, filter: pathFilter)
+    }
+    defer { pipeline?.abandon() }
     if !isComplete {
       folded = FoldedCommits()
-      try walk(from: tips, covered: [], authoredFrom: start, to: end, into: &folded)
+      try walk(from: tips, covered: [], authoredFrom: start, to: end, into: &folded, pipeline: pipeline)
     }
-    let commits = try withStats(folded)
+    let commits = try withStats(folded, pipelined: pipeline?.finish() ?? [:])
     if let key { windowCache.store(WindowCache.Window(tips: tips, commits: commits), for: key) }
     return commits
   }
@@ -79,7 +85,7 @@ struct CommitReader {
   @discardableResult
   private func walk(
     from tips: [ObjectID], covered: Set<ObjectID>, authoredFrom start: Int64?, to end: Int64?,
-    into folded: inout FoldedCommits
+    into folded: inout FoldedCommits, pipeline: DiffPipeline? = nil
   ) throws(GitError) -> Bool {
     let mailmap = repository.mailmap()
     // The walk stops by committer time, which is never earlier than the author time unless the author date was
@@ -89,8 +95,13 @@ struct CommitReader {
       repository: repository, tips: tips, stopBefore: stopBefore, tipTimes: tipTimes, covered: covered)
     tipTimes.save(keeping: tips)
     var isAnyKept = false
+    // Commits to diff whose first parent the walk has not reached yet: by then both trees are known.
+    var waitingForParent: [ObjectID: [(id: ObjectID, tree: ObjectID)]] = [:]
     while let commit = try walk.next() {
       folded.trees[commit.id] = (commit.treeID, commit.parentID(0))
+      if let pipeline, let children = waitingForParent.removeValue(forKey: commit.id) {
+        for child in children { pipeline.add(child.id, .trees(new: child.tree, old: commit.treeID)) }
+      }
       let isMerge = commit.parentCount > 1
       if isMerge && !includeMerges { continue }
       let author = commit.author(mailmap: mailmap)
@@ -102,6 +113,14 @@ struct CommitReader {
         authorOffsetMinutes: author.offsetMinutes, subject: commit.subject, isMerge: isMerge, stats: .zero)
       folded.add(WalkedCommit(record: record, committed: commit.committerTime), isNew: true)
       isAnyKept = true
+      // Like `git log`, a merge shows no diff of its own (see `withStats`).
+      if let pipeline, !isMerge, statsCache.stats(for: commit.id, authoredAt: author.time) == nil {
+        if let parent = commit.parentID(0) {
+          waitingForParent[parent, default: []].append((commit.id, commit.treeID))
+        } else {
+          pipeline.add(commit.id, .trees(new: commit.treeID, old: nil))
+        }
+      }
     }
     if isAnyKept { try nameBranches(in: &folded) }
     let tipSet = Set(tips)
@@ -123,8 +142,11 @@ struct CommitReader {
       firstParent: { trees[$0].map(\.firstParent) })
   }
 
-  /// The kept commits ordered by id, each new one with its line statistics (from the cache, else computed).
-  private func withStats(_ folded: FoldedCommits) throws(GitError) -> [WalkedCommit] {
+  /// The kept commits ordered by id, each new one with its line statistics (from the cache, from `pipelined`,
+  /// else computed).
+  private func withStats(_ folded: FoldedCommits, pipelined: [ObjectID: DiffStats] = [:]) throws(GitError)
+    -> [WalkedCommit]
+  {
     var commits = folded.kept.values.map(\.commit).sorted { $0.record.id < $1.record.id }
     var toDiff: [(index: Int, id: ObjectID)] = []
     let names = folded.branchNames
@@ -136,6 +158,9 @@ struct CommitReader {
       let id = commit.record.id
       if let cached = statsCache.stats(for: id, authoredAt: commit.record.authoredAt) {
         commits[index].record.stats = cached
+      } else if let computed = pipelined[id] {
+        commits[index].record.stats = computed
+        statsCache.store(computed, for: id, authoredAt: commit.record.authoredAt)
       } else {
         toDiff.append((index, id))
       }

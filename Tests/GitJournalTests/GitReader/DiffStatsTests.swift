@@ -219,6 +219,33 @@ import Testing
     }
   }
 
+  /// A rebuild diffs a long span while it walks it (`DiffPipeline`): a blob that cannot be read there fails that
+  /// repository alone, with one warning, and the rebuild ends; the other repository's days are written.
+  @Test(.timeLimit(.minutes(1))) func aDamagedBlobInALongRebuildSkipsOnlyItsRepository() async throws {
+    let sandbox = try JournalSandbox()
+    let healthy = try sandbox.makeRepository("healthy")
+    let broken = try sandbox.makeRepository("broken")
+    try sandbox.register(healthy)
+    try sandbox.register(broken)
+    for day in 1...20 {
+      let date = String(format: "2026-03-%02dT10:00:00Z", day)
+      try healthy.commit(file: "notes.txt", content: "healthy \(day)\n", message: "Healthy \(day)", date: date)
+      try broken.commit(
+        file: "data.txt", content: (1...day).map { "line \($0)\n" }.joined(), message: "Broken \(day)", date: date)
+    }
+    let blob = try broken.git("rev-parse", "HEAD~10:data.txt").trimmingCharacters(in: .whitespacesAndNewlines)
+    let object = broken.path + "/.git/objects/\(blob.prefix(2))/\(blob.dropFirst(2))"
+    chmod(object, 0o644)
+    try Data((0..<64).map { UInt8(truncatingIfNeeded: $0 &* 29 &+ 3) }).write(to: URL(fileURLWithPath: object))
+
+    let result = await sandbox.run("rebuild", "--since", "2026-03-01", "--until", "2026-03-20", "--no-narrative")
+    #expect(result.status == 2, "\(result)")
+    let warnings = result.standardError.split(separator: "\n").filter { $0.hasPrefix("warning: ") }
+    #expect(warnings.count == 1 && warnings.first?.contains("broken") == true, "\(result.standardError)")
+    let file = try #require(sandbox.journalFile("2026-03-15"), "the healthy repository's day is missing")
+    #expect(file.contains("Healthy 15"))
+  }
+
   static func frontMatter(_ text: String) -> [String: String] {
     var values: [String: String] = [:]
     for line in text.split(separator: "\n").dropFirst().prefix(while: { $0 != "---" }) {
