@@ -274,9 +274,10 @@ final class PackReader {
 /// neighbouring stretches of history, so one cache serves both. Up to `byteLimit` in all; past that the least
 /// recently used half is let go. A lock guards it, held only to look an object up or keep one.
 final class DeltaBases: @unchecked Sendable {
-  /// On libgit2's history (an 85 MB pack), 16 MiB took a rebuild 9.5-9.7 s of CPU and 107 MB at its peak, 10 MiB
-  /// 10.9-11.3 s and 96 MB: the cache is most of what a rebuild holds beyond its records, kept under 100 MB.
-  static let byteLimit = 10 << 20
+  /// The cache is most of what a rebuild holds beyond its records. On libgit2's history (an 85 MB pack) its peak
+  /// was 107 MB with 16 MiB, 96 to 98 MB with 10 MiB and 91 to 93 MB with 8 MiB, in about the same time (CPU
+  /// 9.5 to 10.5 s): 8 MiB keeps it under 100 MB with room to spare.
+  static let byteLimit = 8 << 20
   /// Larger objects are not kept: one would crowd out a thousand small ones.
   static let largestKept = 2 << 20
 
