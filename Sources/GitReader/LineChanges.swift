@@ -61,8 +61,9 @@ enum LineChanges {
     return count
   }
 
-  /// How many bytes the two texts share at their start, compared eight at a time.
-  private static func commonPrefixLength(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
+  /// How many bytes the two texts share at their start, compared eight at a time (trees use it too, see
+  /// `Tree.pairEntries`).
+  static func commonPrefixLength(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
     let limit = min(a.count, b.count)
     var index = 0
     while index + 8 <= limit

@@ -112,7 +112,7 @@ final class Tree {
     var oldEntries = Entries(bytes: old?.object.bytes ?? empty, treeID: old?.id ?? named.id)
     var newEntries = Entries(bytes: new?.object.bytes ?? empty, treeID: new?.id ?? named.id)
     try withExtendedLifetime((old, new)) { () throws(GitError) in
-      oldEntries.skipEntries(within: commonPrefixLength(oldEntries.bytes, newEntries.bytes))
+      oldEntries.skipEntries(within: LineChanges.commonPrefixLength(oldEntries.bytes, newEntries.bytes))
       newEntries.position = oldEntries.position
       var oldEntry = try oldEntries.next()
       var newEntry = try newEntries.next()
@@ -144,20 +144,6 @@ final class Tree {
         }
       }
     }
-  }
-
-  /// How many bytes two trees share at their start.
-  private static func commonPrefixLength(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
-    let limit = min(a.count, b.count)
-    var index = 0
-    while index + 8 <= limit
-      && a.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-        == b.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-    {
-      index += 8
-    }
-    while index < limit && a[index] == b[index] { index += 1 }
-    return index
   }
 
   /// git's order of two entries: by name, a folder's name as if it ended in `/`.
