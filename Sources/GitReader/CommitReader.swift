@@ -66,7 +66,7 @@ struct CommitReader {
     }
     // A long span (a rebuild) is diffed while it is walked.
     var pipeline: DiffPipeline?
-    if !isComplete, let start, let end, end - start > WindowCache.longestSpan {
+    if !isComplete, workers > 1, let start, let end, end - start > WindowCache.longestSpan {
       pipeline = DiffPipeline(repository: repository, filter: pathFilter)
     }
     defer { pipeline?.abandon() }
@@ -74,7 +74,7 @@ struct CommitReader {
       folded = FoldedCommits()
       try walk(from: tips, covered: [], authoredFrom: start, to: end, into: &folded, pipeline: pipeline)
     }
-    let commits = try withStats(folded, pipelined: pipeline?.finish() ?? [:])
+    let commits = try withStats(folded, pipelined: pipeline?.finish() ?? [:], packs: pipeline?.packs)
     if let key { windowCache.store(WindowCache.Window(tips: tips, commits: commits), for: key) }
     return commits
   }
@@ -113,12 +113,14 @@ struct CommitReader {
         authorOffsetMinutes: author.offsetMinutes, subject: commit.subject, isMerge: isMerge, stats: .zero)
       folded.add(WalkedCommit(record: record, committed: commit.committerTime), isNew: true)
       isAnyKept = true
-      // Like `git log`, a merge shows no diff of its own (see `withStats`).
-      if let pipeline, !isMerge, statsCache.stats(for: commit.id, authoredAt: author.time) == nil {
-        if let parent = commit.parentID(0) {
+      // Like `git log`, a merge shows no diff of its own (see `withStats`); a copy that is not kept needs none.
+      if let pipeline, !isMerge, folded.kept[record.copyKey]?.commit.record.id == commit.id,
+        statsCache.stats(for: commit.id, authoredAt: author.time) == nil
+      {
+        if let parent = commit.parentID(0), folded.trees[parent] == nil {
           waitingForParent[parent, default: []].append((commit.id, commit.treeID))
         } else {
-          pipeline.add(commit.id, .trees(new: commit.treeID, old: nil))
+          pipeline.add(commit.id, folded.diffTarget(of: commit.id))
         }
       }
     }
@@ -144,9 +146,9 @@ struct CommitReader {
 
   /// The kept commits ordered by id, each new one with its line statistics (from the cache, from `pipelined`,
   /// else computed).
-  private func withStats(_ folded: FoldedCommits, pipelined: [ObjectID: DiffStats] = [:]) throws(GitError)
-    -> [WalkedCommit]
-  {
+  private func withStats(
+    _ folded: FoldedCommits, pipelined: [ObjectID: DiffStats] = [:], packs: PackedObjects? = nil
+  ) throws(GitError) -> [WalkedCommit] {
     var commits = folded.kept.values.map(\.commit).sorted { $0.record.id < $1.record.id }
     var toDiff: [(index: Int, id: ObjectID)] = []
     let names = folded.branchNames
@@ -169,7 +171,7 @@ struct CommitReader {
     // In history order: a commit and its parent share most of their trees and blobs, which the worker that
     // diffs both then still holds (see `RecentObjects`).
     toDiff.sort { commits[$0.index].committed > commits[$1.index].committed }
-    let computed = try diffStats(of: toDiff.map { folded.diffTarget(of: $0.id) })
+    let computed = try diffStats(of: toDiff.map { folded.diffTarget(of: $0.id) }, packs: packs)
     for ((index, id), stats) in zip(toDiff, computed) {
       commits[index].record.stats = stats
       statsCache.store(stats, for: id, authoredAt: commits[index].record.authoredAt)
@@ -180,20 +182,22 @@ struct CommitReader {
 
   /// Line statistics of `targets`, in order: on this thread for a few, spread over `workers` threads for many.
   /// Workers take runs of neighbouring commits, so each keeps the locality of the order it was given.
-  private func diffStats(of targets: [DiffTarget]) throws(GitError) -> [DiffStats] {
+  /// `packs`: the packs mapped for this walk already, if any.
+  private func diffStats(of targets: [DiffTarget], packs: PackedObjects?) throws(GitError) -> [DiffStats] {
     let threads = min(workers, targets.count / Self.parallelThreshold + 1)
     guard threads > 1 else {
       return try targets.map { target throws(GitError) in try repository.diffStats(of: target, excluding: pathFilter) }
     }
-    return try diffStats(of: targets, threads: threads)
+    return try diffStats(
+      of: targets, threads: threads,
+      packs: packs ?? PackedObjects(objectsFolder: repository.commonDirectory + "/objects"))
   }
 
   /// `diffStats(of:)` on `threads` threads, each with its own handle of the repository and its own reader of
   /// the packs, which are mapped once for all of them.
-  private func diffStats(of targets: [DiffTarget], threads: Int) throws(GitError) -> [DiffStats] {
+  private func diffStats(of targets: [DiffTarget], threads: Int, packs: PackedObjects) throws(GitError) -> [DiffStats] {
     let results = ParallelResults(count: targets.count)
     let path = repository.gitDirectory
-    let packs = PackedObjects(objectsFolder: repository.commonDirectory + "/objects")
     let filter = pathFilter
     DispatchQueue.concurrentPerform(iterations: threads) { _ in
       do throws(GitError) {

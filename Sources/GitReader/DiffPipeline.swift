@@ -20,7 +20,8 @@ final class DiffPipeline: @unchecked Sendable {
 
   private let gitDirectory: String
   private let filter: PathFilter?
-  private let packs: PackedObjects
+  /// The packs, mapped once for every thread that diffs this walk's commits.
+  let packs: PackedObjects
 
   /// Starts the thread that diffs, which waits for the first commits.
   init(repository: Repository, filter: PathFilter?) {

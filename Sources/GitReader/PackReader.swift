@@ -7,14 +7,17 @@ import Support
 /// libgit2 guards each pack with a lock that every object read takes several times (the index search, the
 /// window, the delta bases); two diff workers spent a fifth of a rebuild waking each other. Each worker has a
 /// reader of its own over the shared, read-only `PackedObjects`, with its own zlib stream and buffers; the one
-/// lock left is the delta bases' (`DeltaBases`), taken once to look a base up and once to keep one.
+/// lock left is the delta bases' (`DeltaBases`), taken for each step of a delta chain, held for a lookup.
 ///
 /// It reads what the pack format defines: whole objects and both kinds of delta. Anything else (a loose object,
-/// one in an alternate's packs, a pack it cannot read, a damaged entry) gives nil, and the caller asks libgit2,
-/// which then also reports any damage in its own words.
+/// one in an alternate's packs, a pack it cannot read, an entry whose sizes or zlib stream do not hold) gives nil,
+/// and the caller asks libgit2, which then also reports any damage in its own words. Like libgit2 with strict
+/// verification off, it checks no object's hash: damage that still parses (a header byte that names another
+/// kind) gives that object, which the caller then refuses as the wrong kind.
 final class PackReader {
   let objects: PackedObjects
-  private var stream = z_stream()
+  /// Allocated, so that its address never moves: zlib checks it between calls.
+  private let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
   private var isStreamReady = false
   private var bases: DeltaBases { objects.bases }
   /// Delta data inflated before it is applied, kept between objects.
@@ -30,12 +33,21 @@ final class PackReader {
   /// references to each other's ids, which only a damaged pack has.
   static let deepestChain = 10_000
 
+  /// Buffers that grew past this for a large object are let go once it is read.
+  static let largestKeptBuffer = 1 << 20
+  /// What one delta chain may make in all: a thousand small deltas each copying 16 MiB would otherwise keep a
+  /// reader copying for minutes.
+  static let largestChainOutput = 4 * largestObject
+
   init(objects: PackedObjects) {
     self.objects = objects
+    stream.initialize(to: z_stream())
   }
 
   deinit {
-    if isStreamReady { inflateEnd(&stream) }
+    if isStreamReady { inflateEnd(stream) }
+    stream.deinitialize(count: 1)
+    stream.deallocate()
     deltaBuffer.deallocate()
     headerBuffer.deallocate()
     entryBuffer.deallocate()
@@ -44,7 +56,16 @@ final class PackReader {
   /// `id`'s kind and bytes from the packs, nil when it is not there or cannot be read here.
   func read(_ id: ObjectID) -> RawObject? {
     guard let (pack, offset) = objects.location(of: id) else { return nil }
+    defer {
+      if entryBuffer.count > Self.largestKeptBuffer { Self.release(&entryBuffer) }
+      if deltaBuffer.count > Self.largestKeptBuffer { Self.release(&deltaBuffer) }
+    }
     return object(inPack: pack, at: offset)
+  }
+
+  private static func release(_ buffer: inout UnsafeMutableRawBufferPointer) {
+    buffer.deallocate()
+    buffer = UnsafeMutableRawBufferPointer(start: nil, count: 0)
   }
 
   /// The object that starts at `offset` of pack `number`: its entry's delta chain followed down to a whole
@@ -83,8 +104,11 @@ final class PackReader {
     }
     // Deltas are applied from the one nearest the whole object up to the entry asked for, each result kept as a
     // base for the next reads.
+    var made = 0
     for (entryPack, entryOffset, header) in chain.reversed() {
       guard let applied = applyDelta(of: header, inPack: entryPack, to: base) else { return nil }
+      made += applied.bytes.count
+      guard made <= Self.largestChainOutput else { return nil }
       base = applied
       bases.store(base, pack: entryPack, offset: entryOffset)
     }
@@ -172,21 +196,25 @@ final class PackReader {
   }
 
   private func inflate(from pack: Pack, entry: EntryHeader, into output: UnsafeMutableRawBufferPointer) -> Bool {
-    guard let bytes = pack.data.entry(at: entry.offset, limit: .max, buffer: &entryBuffer), bytes.count > entry.length
+    // No zlib stream of `entry.size` bytes that git writes is longer than this: a pack read by entry is not read
+    // beyond it, whatever lies before the next entry.
+    let longest = entry.length + Int(compressBound(UInt(entry.size))) + 64
+    guard let bytes = pack.data.entry(at: entry.offset, limit: longest, buffer: &entryBuffer),
+      bytes.count > entry.length
     else { return false }
     if !isStreamReady {
-      guard inflateInit_(&stream, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return false }
+      guard inflateInit_(stream, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return false }
       isStreamReady = true
     } else {
-      guard inflateReset(&stream) == Z_OK else { return false }
+      guard inflateReset(stream) == Z_OK else { return false }
     }
     let input = bytes.baseAddress! + entry.length
-    stream.next_in = UnsafeMutablePointer(mutating: input.assumingMemoryBound(to: Bytef.self))
-    stream.avail_in = UInt32(min(bytes.count - entry.length, Int(UInt32.max)))
-    stream.next_out = output.baseAddress!.assumingMemoryBound(to: Bytef.self)
-    stream.avail_out = UInt32(output.count)
-    let result = CLibgit2.inflate(&stream, Z_FINISH)
-    return result == Z_STREAM_END && Int(stream.total_out) == entry.size
+    stream.pointee.next_in = UnsafeMutablePointer(mutating: input.assumingMemoryBound(to: Bytef.self))
+    stream.pointee.avail_in = UInt32(min(bytes.count - entry.length, Int(UInt32.max)))
+    stream.pointee.next_out = output.baseAddress!.assumingMemoryBound(to: Bytef.self)
+    stream.pointee.avail_out = UInt32(output.count)
+    let result = CLibgit2.inflate(stream, Z_FINISH)
+    return result == Z_STREAM_END && Int(stream.pointee.total_out) == entry.size
   }
 
   // MARK: Deltas

@@ -32,12 +32,13 @@ package final class Repository {
   /// Reads this handle's trees and blobs through `reader` from now on; what it does not read still comes from
   /// libgit2. Throws when the handle for blobs cannot be made.
   func readObjects(through reader: PackReader) throws(GitError) {
+    // Blobs kept for the next diff belong to the handle made here: it is never replaced.
+    precondition(packedObjects == nil, "a handle reads through one pack reader")
     var handle: OpaquePointer?
     let context = Unmanaged.passUnretained(reader).toOpaque()
     try check(
       gitjournal_open_object_reader(&handle, commonDirectory + "/objects", Self.readPacked, context),
       "gitjournal_open_object_reader")
-    if let packedObjects { git_repository_free(packedObjects) }
     packedObjects = handle
     // The handle's backend refers to the reader without retaining it: this handle keeps it.
     packReader = reader

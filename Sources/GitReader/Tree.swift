@@ -74,12 +74,12 @@ final class Tree {
   }
 
   /// The mode libgit2 reports for a stored one (`git_tree_entry_filemode`), so that a file whose mode was written
-  /// by an old git (100664) compares as git and libgit2 compare it: a folder, else an executable file when any
-  /// execute bit is set, else a submodule, a symbolic link or a file.
+  /// by an old git (100664) compares as git and libgit2 compare it: a folder, else an executable file when its
+  /// owner may execute it, else a submodule, a symbolic link or a file.
   static func normalizedMode(_ mode: UInt32) -> UInt32 {
     let type = mode & 0o170000
     if type == 0o040000 { return GIT_FILEMODE_TREE.rawValue }
-    if mode & 0o111 != 0 { return GIT_FILEMODE_BLOB_EXECUTABLE.rawValue }
+    if mode & 0o100 != 0 { return GIT_FILEMODE_BLOB_EXECUTABLE.rawValue }
     if type == 0o160000 { return GIT_FILEMODE_COMMIT.rawValue }
     if type == 0o120000 { return GIT_FILEMODE_LINK.rawValue }
     return GIT_FILEMODE_BLOB.rawValue

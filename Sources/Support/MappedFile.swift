@@ -7,7 +7,9 @@
 /// A whole file mapped read-only, for readers that jump around in it (a pack's index and data).
 ///
 /// Immutable once made, so any number of threads may read it at once. The mapping holds the file even if it is
-/// deleted or replaced meanwhile (a `git gc` while a rebuild runs): the bytes stay those that were opened.
+/// deleted or replaced by a new one meanwhile (a `git gc` while a rebuild runs), as git does with packs: the bytes
+/// stay those that were opened. A file rewritten in place would show through, and one cut short would end the
+/// process at the first read past its end: only files that are never changed in place are mapped.
 package final class MappedFile: @unchecked Sendable {
   package let bytes: UnsafeRawBufferPointer
 

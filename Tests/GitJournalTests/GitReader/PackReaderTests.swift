@@ -248,6 +248,13 @@ import Testing
       (second, PackEntry.offsetDelta(distanceToBase: 1, delta: [10, 6, 0x91, 2, 4, 2, 0x41, 0x42])),
     ])
     #expect(right.read(second) == Data("2345AB".utf8))
+    // A copy with no size bytes copies 0x10000 bytes.
+    let long = (0..<0x10010).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+    let wholeCopy = try HandMadePack([
+      (first, PackEntry.whole(type: 3, declaredSize: long.count, content: long)),
+      (second, PackEntry.offsetDelta(distanceToBase: 1, delta: [0x90, 0x80, 0x04, 0x80, 0x80, 0x04, 0x80])),
+    ])
+    #expect(wholeCopy.read(second) == Data(long[..<0x10000]))
     let large = try HandMadePack(
       [
         (first, PackEntry.whole(type: 3, declaredSize: base.count, content: base)),
@@ -262,6 +269,21 @@ import Testing
     var otherChecksum = right.data
     otherChecksum[otherChecksum.count - 1] ^= 1
     #expect(try HandMadePack(index: right.index, data: otherChecksum).objects.packs.isEmpty)
+  }
+}
+
+extension PackReaderTests {
+  /// Modes as libgit2 reports them (`git_tree_entry_filemode`): only the owner's execute bit makes a file
+  /// executable, so a file an old git stored as 100654 still compares equal to its 100644 version.
+  @Test func treeModesAreNormalizedAsLibgit2Does() {
+    let cases: [(stored: UInt32, reported: UInt32)] = [
+      (0o100644, 0o100644), (0o100664, 0o100644), (0o100654, 0o100644), (0o100645, 0o100644),
+      (0o100755, 0o100755), (0o100744, 0o100755), (0o040000, 0o040000), (0o040755, 0o040000),
+      (0o160000, 0o160000), (0o120000, 0o120000), (0o120777, 0o100755),
+    ]
+    for (stored, reported) in cases {
+      #expect(Tree.normalizedMode(stored) == reported, "\(String(stored, radix: 8))")
+    }
   }
 }
 
