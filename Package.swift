@@ -48,6 +48,8 @@ let package = Package(
       linkerSettings: [
         .unsafeFlags(libgit2Static, .when(platforms: [.linux])),
         .unsafeFlags(homebrew.flatMap { ["-L\($0)/lib"] } + ["-lgit2"], .when(platforms: [.macOS])),
+        // zlib for the pack reader (on Linux it comes with libgit2's archives above).
+        .linkedLibrary("z", .when(platforms: [.macOS])),
       ]),
     // Days, the journal calendar, a day's facts and their signature.
     .target(name: "Facts", dependencies: ["GitReader", "Support"]),
