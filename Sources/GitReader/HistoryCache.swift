@@ -12,8 +12,7 @@ import Support
 /// through libgit2 each time, loose or packed alike, so packing them (`git pack-refs`) changes nothing.
 ///
 /// A mailmap taken from a blob (`mailmap.blob`) may name any reference; such a repository is never read from
-/// here. The file is a `StateFile` like `WindowCache`'s: a record `key <hash>`, one record per commit
-/// (`WalkedCommit.fields`) and a last record `end`.
+/// here. The file is a `WalkedCommitsFile` with no header records.
 struct HistoryCache {
   private let path: String?
 
@@ -38,33 +37,12 @@ struct HistoryCache {
   /// The commits stored under `key`, or nil.
   func commits(for key: Key) -> [WalkedCommit]? {
     guard let path else { return nil }
-    var commits: [WalkedCommit] = []
-    var isComplete = false
-    var isValid = true
-    var isFirst = true
-    StateFile.read(path) { record in
-      if isFirst {
-        isFirst = false
-        isValid = record.count == 2 && record.text(0) == "key" && record.text(1) == key.hash
-      } else if record.count == 1 && record.text(0) == "end" && !isComplete {
-        isComplete = true
-      } else if !isComplete, let commit = WalkedCommit(record) {
-        commits.append(commit)
-      } else {
-        isValid = false
-      }
-      return isValid
-    }
-    guard isValid, isComplete else { return nil }
-    return commits
+    return WalkedCommitsFile.read(path, key: key.hash)
   }
 
-  /// Replaces the file. Like the window cache it needs no fsync: a file lost or cut short is a miss.
+  /// Replaces the file (see `WalkedCommitsFile.write`).
   func store(_ commits: [WalkedCommit], for key: Key) {
     guard let path else { return }
-    var records = [["key", key.hash]]
-    records += commits.map(\.fields)
-    records.append(["end"])
-    try? StateFile.write(records, to: path)
+    WalkedCommitsFile.write(commits, key: key.hash, to: path)
   }
 }

@@ -37,3 +37,44 @@ extension WalkedCommit {
     committed = numbers[3]
   }
 }
+
+/// The file both caches of walked commits keep (`WindowCache`, `HistoryCache`): a `StateFile` of a record
+/// `key <hash>`, the cache's own header records, one record per commit (`WalkedCommit.fields`) and a last record
+/// `end`, without which the file was cut short. A file that does not parse, or holds another key, is a miss.
+enum WalkedCommitsFile {
+  /// The commits in the file at `path` under `key`, with `headerCount` records after the key, each of which
+  /// `header` must accept; nil for a miss.
+  static func read(
+    _ path: String, key: String, headerCount: Int = 0, header: (StateRecord) -> Bool = { _ in true }
+  ) -> [WalkedCommit]? {
+    var commits: [WalkedCommit] = []
+    var isComplete = false
+    var isValid = true
+    var index = 0
+    StateFile.read(path) { record in
+      defer { index += 1 }
+      if index == 0 {
+        isValid = record.count == 2 && record.text(0) == "key" && record.text(1) == key
+      } else if index <= headerCount {
+        isValid = header(record)
+      } else if record.count == 1 && record.text(0) == "end" && !isComplete {
+        isComplete = true
+      } else if !isComplete, let commit = WalkedCommit(record) {
+        commits.append(commit)
+      } else {
+        isValid = false
+      }
+      return isValid
+    }
+    return isValid && isComplete ? commits : nil
+  }
+
+  /// Replaces the file. A cache that cannot be written only costs time; it needs no fsync either, since a file
+  /// lost or cut short by a crash is a miss.
+  static func write(_ commits: [WalkedCommit], key: String, headers: [[String]] = [], to path: String) {
+    var records = [["key", key]] + headers
+    records += commits.map(\.fields)
+    records.append(["end"])
+    try? StateFile.write(records, to: path)
+  }
+}

@@ -9,9 +9,7 @@ import Support
 /// history again; when they moved forward, it walks only the new commits. A commit in one repository thus
 /// costs each other journaled repository a reference listing and one small file read, however busy its day.
 ///
-/// The file is a `StateFile`: a record `key <hash>`, a record `tips <id>...`, one record per commit (see
-/// `WalkedCommit.fields`), and a last record `end`, without which the file was cut short. A file that does not
-/// parse is a miss.
+/// The file is a `WalkedCommitsFile` whose one header record is `tips <id>...`.
 struct WindowCache {
   /// Spans longer than this (a rebuild) are not cached: their records are many and are not asked for again.
   static let longestSpan: Int64 = 7 * 24 * 60 * 60
@@ -50,41 +48,18 @@ struct WindowCache {
   func window(for key: Key) -> Window? {
     guard let path else { return nil }
     var tips: [ObjectID]?
-    var commits: [WalkedCommit] = []
-    var isComplete = false
-    var isValid = true
-    var index = 0
-    StateFile.read(path) { record in
-      defer { index += 1 }
-      switch index {
-      case 0:
-        isValid = record.count == 2 && record.text(0) == "key" && record.text(1) == key.hash
-      case 1:
-        let ids = (1..<max(record.count, 1)).compactMap { record.objectID($0) }
-        isValid = record.text(0) == "tips" && ids.count == record.count - 1
-        tips = ids
-      default:
-        if record.count == 1 && record.text(0) == "end" {
-          isComplete = true
-        } else if !isComplete, let commit = WalkedCommit(record) {
-          commits.append(commit)
-        } else {
-          isValid = false
-        }
-      }
-      return isValid
+    let commits = WalkedCommitsFile.read(path, key: key.hash, headerCount: 1) { record in
+      let ids = (1..<max(record.count, 1)).compactMap { record.objectID($0) }
+      tips = ids
+      return record.text(0) == "tips" && ids.count == record.count - 1
     }
-    guard isValid, isComplete, let tips else { return nil }
+    guard let commits, let tips else { return nil }
     return Window(tips: tips, commits: commits)
   }
 
-  /// Replaces the file. A cache that cannot be written only costs time; it needs no fsync either, since a
-  /// file lost or cut short by a crash is a miss.
+  /// Replaces the file (see `WalkedCommitsFile.write`).
   func store(_ window: Window, for key: Key) {
     guard let path else { return }
-    var records = [["key", key.hash], ["tips"] + window.tips.map(\.hex)]
-    records += window.commits.map(\.fields)
-    records.append(["end"])
-    try? StateFile.write(records, to: path)
+    WalkedCommitsFile.write(window.commits, key: key.hash, headers: [["tips"] + window.tips.map(\.hex)], to: path)
   }
 }
