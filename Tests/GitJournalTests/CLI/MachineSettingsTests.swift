@@ -15,15 +15,9 @@ import Testing
   /// The sentence is keyed by the facts of every machine and kept in the journal folder: a machine whose model is
   /// off renders the day with the sentence another machine got, to the same bytes; it is written only when new.
   @Test func aSentenceOneMachineGotIsShownByTheOther() async throws {
-    let laptop = try JournalSandbox()
-    let desktop = try JournalSandbox()
-    try laptop.configure("journal.host", "laptop")
-    try desktop.configure("journal.host", "desktop")
-    let app = try laptop.makeRepository("app")
-    try laptop.register(app)
+    let machines = try TwoMachines()
+    let (laptop, desktop, app, site) = (machines.laptop, machines.desktop, machines.app, machines.site)
     try app.commit(file: "a.txt", content: "a\n", message: "Fix the sync", date: "2026-03-10T09:00:00Z")
-    let site = try desktop.makeRepository("site")
-    try desktop.register(site)
     try site.commit(file: "s.txt", content: "s\n", message: "Older work", date: "2026-03-09T09:00:00Z")
 
     #expect(await laptop.run("rebuild", "2026-03-10").status == 0)
@@ -36,9 +30,7 @@ import Testing
     #expect(file.contains(sentence))
 
     // A sync tool carries the laptop's records, and only those, to the desktop.
-    try FileManager.default.createDirectory(atPath: desktop.journalDirectory, withIntermediateDirectories: true)
-    try FileManager.default.copyItem(
-      atPath: laptop.journalDirectory + "/.gitjournal", toPath: desktop.journalDirectory + "/.gitjournal")
+    try machines.carryLaptopRecords()
     #expect(await desktop.run("rebuild", "2026-03-10").status == 0)
     #expect(desktop.journalFile("2026-03-10") == file, "the desktop rendered the day otherwise")
     #expect(!HookWorld.exists(desktop.journalDirectory + "/.gitjournal/desktop/sentences"))
@@ -59,22 +51,14 @@ import Testing
   /// record of it: a day only another machine worked on still gets its page, and a page of this machine's that no
   /// longer has commits is still emptied.
   @Test func aDayOnlyAnotherMachineWorkedOnGetsItsPageInARebuild() async throws {
-    let laptop = try JournalSandbox()
-    let desktop = try JournalSandbox()
-    try laptop.configure("journal.host", "laptop")
-    try desktop.configure("journal.host", "desktop")
-    let app = try laptop.makeRepository("app")
-    try laptop.register(app)
+    let machines = try TwoMachines()
+    let (laptop, desktop, app, site) = (machines.laptop, machines.desktop, machines.app, machines.site)
     try app.commit(file: "a.txt", content: "a\n", message: "Laptop work", date: "2026-03-04T09:00:00Z")
-    let site = try desktop.makeRepository("site")
-    try desktop.register(site)
     try site.commit(file: "s.txt", content: "s\n", message: "Desktop work", date: "2026-03-02T09:00:00Z")
     try site.commit(file: "s.txt", content: "t\n", message: "Reset away", date: "2026-03-06T09:00:00Z")
     #expect(await laptop.run("rebuild", "--since", "2026-03-01", "--until", "2026-03-08").status == 0)
 
-    try FileManager.default.createDirectory(atPath: desktop.journalDirectory, withIntermediateDirectories: true)
-    try FileManager.default.copyItem(
-      atPath: laptop.journalDirectory + "/.gitjournal", toPath: desktop.journalDirectory + "/.gitjournal")
+    try machines.carryLaptopRecords()
     let range = ["rebuild", "--since", "2026-03-01", "--until", "2026-03-08"]
     #expect(await desktop.run(range).status == 0)
     #expect(desktop.journalFile("2026-03-04")?.contains("Laptop work") == true, "the laptop's day got no page")

@@ -206,15 +206,9 @@ import Testing
 
   /// Whichever machine narrates the week, the other shows the same sentence for the same facts, model or not.
   @Test func aWeeksSentenceIsSharedWithTheOtherMachines() async throws {
-    let laptop = try JournalSandbox()
-    let desktop = try JournalSandbox()
-    try laptop.configure("journal.host", "laptop")
-    try desktop.configure("journal.host", "desktop")
-    let app = try laptop.makeRepository("app")
-    try laptop.register(app)
+    let machines = try TwoMachines()
+    let (laptop, desktop, app, site) = (machines.laptop, machines.desktop, machines.app, machines.site)
     try app.commit(file: "a.txt", content: "a\n", message: "Fix the sync", date: "2026-03-10T09:00:00Z")
-    let site = try desktop.makeRepository("site")
-    try desktop.register(site)
     try site.commit(file: "s.txt", content: "s\n", message: "Older work", date: "2026-03-02T09:00:00Z")
     #expect(await laptop.run("rebuild", "2026-03-10").status == 0)
     let environment = laptop.environment()
@@ -223,9 +217,7 @@ import Testing
     #expect(try await journaling.attach(sentence, to: try await journaling.recorded(Self.week)))
     #expect(HookWorld.exists(laptop.journalDirectory + "/.gitjournal/laptop/sentences/2026-W11.tsv"))
 
-    try FileManager.default.createDirectory(atPath: desktop.journalDirectory, withIntermediateDirectories: true)
-    try FileManager.default.copyItem(
-      atPath: laptop.journalDirectory + "/.gitjournal", toPath: desktop.journalDirectory + "/.gitjournal")
+    try machines.carryLaptopRecords()
     #expect(await desktop.run("rebuild", "2026-03-10").status == 0)
     #expect(desktop.journalFile("2026-W11") == laptop.journalFile("2026-W11"))
     #expect(desktop.journalFile("2026-W11").map(NarrativeWorld.blockLines)?.first == sentence)
