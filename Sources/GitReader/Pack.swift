@@ -10,8 +10,6 @@ import Support
 struct Pack: @unchecked Sendable {
   let index: MappedFile
   let data: PackData
-  /// Objects in the pack.
-  let count: Int
   /// Where the object data ends: the pack's last 20 bytes are its checksum.
   var dataEnd: Int { data.end }
 
@@ -43,7 +41,6 @@ struct Pack: @unchecked Sendable {
     let largeBytes = indexBytes.count - 40 - largeOffsetsStart
     guard largeBytes >= 0, largeBytes % 8 == 0 else { return nil }
     self.index = index
-    self.count = count
     self.offsetsStart = offsetsStart
     self.largeOffsetsStart = largeOffsetsStart
     self.largeOffsetCount = largeBytes / 8
@@ -132,10 +129,13 @@ final class PackData: @unchecked Sendable {
   init?(
     path: String, count: UInt32, checksum: UnsafeRawBufferPointer, mappedLimit: Int, entryStarts: (Int) -> [Int]
   ) {
-    descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    // Without waiting, and only a regular file: a FIFO in a pack's place would otherwise hold the rebuild.
+    descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     guard descriptor >= 0 else { return nil }
     var info = stat()
-    guard fstat(descriptor, &info) == 0, let size = Int(exactly: info.st_size), size >= 32 else {
+    guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, let size = Int(exactly: info.st_size),
+      size >= 32
+    else {
       close(descriptor)
       return nil
     }
@@ -153,7 +153,7 @@ final class PackData: @unchecked Sendable {
     }
     end = size - 20
     if size <= mappedLimit {
-      guard let mapping = MappedFile(path: path), mapping.bytes.count == size else {
+      guard let mapping = MappedFile(descriptor: descriptor, size: size) else {
         close(descriptor)
         return nil
       }

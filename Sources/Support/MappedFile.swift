@@ -13,15 +13,22 @@
 package final class MappedFile: @unchecked Sendable {
   package let bytes: UnsafeRawBufferPointer
 
-  /// Nil when the file cannot be opened or mapped, is empty, or is not a regular file.
-  package init?(path: String) {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+  /// Nil when the file cannot be opened or mapped, is empty, or is not a regular file. Opened without waiting: a
+  /// FIFO put in a file's place gives nil instead of holding the process until something writes to it.
+  package convenience init?(path: String) {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     guard descriptor >= 0 else { return nil }
     defer { close(descriptor) }
     var info = stat()
-    guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0,
-      let size = Int(exactly: info.st_size)
+    guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, let size = Int(exactly: info.st_size)
     else { return nil }
+    self.init(descriptor: descriptor, size: size)
+  }
+
+  /// The first `size` bytes of a file already open for reading (the descriptor stays the caller's); nil when
+  /// `size` is 0 or they cannot be mapped.
+  package init?(descriptor: Int32, size: Int) {
+    guard size > 0 else { return nil }
     let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0)
     guard let address, address != MAP_FAILED else { return nil }
     bytes = UnsafeRawBufferPointer(start: address, count: size)

@@ -273,6 +273,20 @@ import Testing
 }
 
 extension PackReaderTests {
+  /// A FIFO in a pack's or an index's place is no pack, at once: opening it for reading would otherwise wait
+  /// until something writes to it.
+  @Test(.timeLimit(.minutes(1))) func fifosInPlaceOfPackFilesAreNoPacks() throws {
+    let real = try HandMadePack([(ObjectID.filled(0x11), PackEntry.whole(type: 3, declaredSize: 2, content: [1, 2]))])
+    let folder = real.scratch.path("objects/pack")
+    try FileManager.default.removeItem(atPath: folder + "/pack-1.pack")
+    #expect(mkfifo(folder + "/pack-1.pack", 0o644) == 0)
+    #expect(PackedObjects(objectsFolder: real.scratch.path("objects")).packs.isEmpty)
+    try FileManager.default.removeItem(atPath: folder + "/pack-1.idx")
+    #expect(mkfifo(folder + "/pack-1.idx", 0o644) == 0)
+    try real.data.write(to: URL(fileURLWithPath: folder + "/pack-2.pack"))
+    #expect(PackedObjects(objectsFolder: real.scratch.path("objects")).packs.isEmpty)
+  }
+
   /// Modes as libgit2 reports them (`git_tree_entry_filemode`): only the owner's execute bit makes a file
   /// executable, so a file an old git stored as 100654 still compares equal to its 100644 version.
   @Test func treeModesAreNormalizedAsLibgit2Does() {
