@@ -259,6 +259,9 @@ private final class Core: @unchecked Sendable {
   func stop(waiting: Bool) {
     let wasRunning = lock.withLock {
       stopped = true
+      // Refused from now on, however long the accept loop takes to notice on a loaded machine: a listening
+      // socket shut down stops listening. Under the lock, so the loop cannot have closed it meanwhile.
+      if acceptLoopRunning { shutdown(listener, Int32(SHUT_RDWR)) }
       return acceptLoopRunning
     }
     guard waiting else { return }
@@ -269,8 +272,10 @@ private final class Core: @unchecked Sendable {
 
   func acceptLoop() {
     defer {
-      close(listener)
-      lock.withLock { acceptLoopRunning = false }
+      lock.withLock {
+        close(listener)
+        acceptLoopRunning = false
+      }
       acceptLoopEnded.signal()
     }
     while !isStopped {
