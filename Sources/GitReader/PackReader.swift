@@ -299,8 +299,9 @@ final class PackReader {
 /// The objects the readers of one `PackedObjects` made most recently, by where they start in their pack: the
 /// bases the next deltas are applied to. A rebuild reads each file's versions newest first, and git stores older
 /// versions as deltas of newer ones, so a version just read is usually the base of the next. The diff workers read
-/// neighbouring stretches of history, so one cache serves both. Up to `byteLimit` in all; past that the least
-/// recently used half is let go. A lock guards it, held only to look an object up or keep one.
+/// neighbouring stretches of history, so one cache serves both. Up to about `byteLimit` in all (each generation
+/// below can pass its half by one object of at most `largestKept`). A lock guards it, held only to look an object
+/// up or keep one.
 final class DeltaBases: @unchecked Sendable {
   /// The cache is most of what a rebuild holds beyond its records. On libgit2's history (an 85 MB pack) its peak
   /// was 107 MB with 16 MiB, 96 to 98 MB with 10 MiB and 91 to 93 MB with 8 MiB, in about the same time (CPU
@@ -309,10 +310,16 @@ final class DeltaBases: @unchecked Sendable {
   /// Larger objects are not kept: one would crowd out a thousand small ones.
   static let largestKept = 2 << 20
 
+  /// Two generations instead of a least-recently-used order: objects are stored into the young one, an old one
+  /// found again moves back into it, and when the young one holds half the limit it becomes the old one and the
+  /// old one is let go. What was used in the last half of the limit's worth of stores is kept, as with an exact
+  /// order, but the lock is held for a dictionary lookup only, never for a sort, so a thread pre-empted while
+  /// holding it (both cores busy with other work) keeps the other waiting for microseconds. Objects let go are
+  /// released after the lock is given back.
   private let lock = NSLock()
-  private var entries: [Int: (object: RawObject, lastUse: Int)] = [:]
-  private var bytes = 0
-  private var clock = 0
+  private var young: [Int: RawObject] = [:]
+  private var old: [Int: RawObject] = [:]
+  private var youngBytes = 0
 
   private static func key(pack: Int, offset: Int) -> Int { pack << 48 | offset }
 
@@ -320,25 +327,29 @@ final class DeltaBases: @unchecked Sendable {
     let key = Self.key(pack: pack, offset: offset)
     lock.lock()
     defer { lock.unlock() }
-    guard let kept = entries[key] else { return nil }
-    clock += 1
-    entries[key] = (kept.object, clock)
-    return kept.object
+    if let kept = young[key] { return kept }
+    guard let kept = old.removeValue(forKey: key) else { return nil }
+    young[key] = kept
+    youngBytes += kept.bytes.count
+    return kept
   }
 
   func store(_ object: RawObject, pack: Int, offset: Int) {
     let size = object.bytes.count
     guard size <= Self.largestKept else { return }
     let key = Self.key(pack: pack, offset: offset)
+    var letGo: [Int: RawObject] = [:]
     lock.lock()
-    defer { lock.unlock() }
-    clock += 1
-    if let replaced = entries.updateValue((object, clock), forKey: key) { bytes -= replaced.object.bytes.count }
-    bytes += size
-    guard bytes > Self.byteLimit else { return }
-    let uses = entries.values.map(\.lastUse).sorted()
-    let oldestKept = uses[uses.count / 2]
-    entries = entries.filter { $0.value.lastUse >= oldestKept }
-    bytes = entries.values.reduce(0) { $0 + $1.object.bytes.count }
+    if let replaced = young.updateValue(object, forKey: key) { youngBytes -= replaced.bytes.count }
+    youngBytes += size
+    if youngBytes > Self.byteLimit / 2 {
+      letGo = old
+      old = young
+      young = [:]
+      youngBytes = 0
+    }
+    lock.unlock()
+    // The old generation's objects, released here, outside the lock.
+    letGo.removeAll()
   }
 }

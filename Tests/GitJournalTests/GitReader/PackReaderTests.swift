@@ -299,6 +299,32 @@ extension PackReaderTests {
       #expect(Tree.normalizedMode(stored) == reported, "\(String(stored, radix: 8))")
     }
   }
+
+  /// The delta bases' cache stays within its limit however much is stored, keeps a base that is used again and
+  /// again, lets go of what is not, and keeps no object larger than `largestKept`.
+  @Test func deltaBasesStayBoundedAndKeepWhatIsUsed() {
+    func object(_ size: Int) -> RawObject {
+      let storage = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 1)
+      return RawObject(kind: .blob, storage: storage, count: size)
+    }
+    let bases = DeltaBases()
+    let size = 64 << 10
+    let stored = 4 * DeltaBases.byteLimit / size
+    bases.store(object(size), pack: 0, offset: 0)
+    for offset in 1..<stored {
+      bases.store(object(size), pack: 0, offset: offset)
+      #expect(bases.object(pack: 0, offset: 0) != nil, "the base used after every store, at store \(offset)")
+    }
+    let kept = (0..<stored).filter { bases.object(pack: 0, offset: $0) != nil }
+    #expect(kept.count * size <= DeltaBases.byteLimit + 2 * DeltaBases.largestKept)
+    #expect(kept.count * size >= DeltaBases.byteLimit / 2, "at least the newest half of the limit is kept")
+    #expect(!kept.contains(1), "the first object never used again is let go")
+    #expect(kept.contains(stored - 1))
+    // The same offset in another pack is another object.
+    #expect(bases.object(pack: 1, offset: stored - 1) == nil)
+    bases.store(object(DeltaBases.largestKept + 1), pack: 0, offset: stored)
+    #expect(bases.object(pack: 0, offset: stored) == nil)
+  }
 }
 
 /// One entry of a hand-made pack: its header and its compressed data.
