@@ -5,12 +5,16 @@ import PackageDescription
 // hook's start does not load and relocate a dozen shared libraries for network transports gitjournal never uses
 // (BENCHMARKS.md, "Linking libgit2"). The order is the link order: each archive before the ones it needs. Kerberos
 // has no static archive: Sources/CLibgit2Link stands in for its GSSAPI calls, and `--wrap` sends the two
-// certificate-loading calls there too, with mbedTLS's setup and the making of TLS streams, which refuse.
+// certificate-loading calls there too, with mbedTLS's and libssh2's setup and the making of TLS streams and SSH
+// transports, which refuse.
 let libgit2Static =
   [
     "-Xlinker", "--wrap=mbedtls_x509_crt_parse_file", "-Xlinker", "--wrap=mbedtls_x509_crt_parse_path",
   ]
-  + ["git_mbedtls_stream_global_init", "git_tls_stream_new", "git_tls_stream_wrap", "git_mbedtls__set_cert_location"]
+  + [
+    "git_mbedtls_stream_global_init", "git_tls_stream_new", "git_tls_stream_wrap", "git_mbedtls__set_cert_location",
+    "git_transport_ssh_global_init", "git_smart_subtransport_ssh",
+  ]
   .flatMap {
     ["-Xlinker", "--wrap=\($0)"]
   }

@@ -63,6 +63,23 @@ int __wrap_git_mbedtls__set_cert_location(const char *file, const char *path) {
   return gitjournal_refuse_tls(0);
 }
 
+// libgit2's SSH setup in git_libgit2_init() starts libssh2, which initializes OpenSSL and loads its engines: a
+// million instructions of every hook, for a transport gitjournal never uses. It is skipped, and the SSH
+// transport refuses instead, naming the reason. (libssh2 would also set itself up on first use; refusing keeps
+// gitjournal from ever opening a connection.)
+struct git_smart_subtransport;
+struct git_transport;
+
+int __wrap_git_transport_ssh_global_init(void) { return 0; }
+
+int __wrap_git_smart_subtransport_ssh(struct git_smart_subtransport **out, struct git_transport *owner, void *param) {
+  (void)owner;
+  (void)param;
+  if (out) *out = 0;
+  git_error_set_str(GIT_ERROR_SSH, "gitjournal reads local repositories only: SSH is not available");
+  return -1;
+}
+
 // GSSAPI (Kerberos), which libgit2 calls only to answer an HTTP server's "Negotiate" challenge. Debian ships no
 // static Kerberos, and its shared libraries cost every start five more libraries to load and relocate. These
 // stand-ins fail every call with GSS_S_FAILURE, so such authentication is refused, never attempted.

@@ -38,5 +38,23 @@ import Testing
       let message = git_error_last().map { String(cString: $0.pointee.message) } ?? ""
       #expect(message.contains("TLS is not available"), "\(message)")
     }
+
+    /// libgit2's SSH transport is not set up either: an ssh remote is refused with the reason, before any
+    /// connection (port 9 on loopback would refuse one anyway, with another message).
+    @Test func anSSHRemoteIsRefused() throws {
+      let repository = try TemporaryRepository()
+      LibGit2.ensureInitialized()
+      var handle: OpaquePointer?
+      try #require(git_repository_open(&handle, repository.path) == 0)
+      defer { git_repository_free(handle) }
+      for url in ["ssh://git@127.0.0.1:9/none.git", "git@127.0.0.1:none.git"] {
+        var remote: OpaquePointer?
+        try #require(git_remote_create_anonymous(&remote, handle, url) == 0)
+        defer { git_remote_free(remote) }
+        #expect(git_remote_connect(remote, GIT_DIRECTION_FETCH, nil, nil, nil) < 0)
+        let message = git_error_last().map { String(cString: $0.pointee.message) } ?? ""
+        #expect(message.contains("SSH is not available"), "\(url): \(message)")
+      }
+    }
   #endif
 }
