@@ -21,7 +21,7 @@ package struct LogFile: Sendable {
     guard !lines.isEmpty, (try? makeFolders((path as NSString).deletingLastPathComponent)) != nil else { return }
     var info = stat()
     if stat(path, &info) == 0 && Int(info.st_size) > Self.maximumBytes { rename(path, path + ".1") }
-    let stamp = ISO8601DateFormatter().string(from: now)
+    let stamp = UTCTime.format(Int64(now.timeIntervalSince1970.rounded(.down)))
     let text = lines.map { "\(stamp) \($0.replacingOccurrences(of: "\n", with: " "))\n" }.joined()
     let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else { return }
