@@ -75,11 +75,27 @@ public struct Environment: Sendable {
 
   /// The time zone named by `TZ` when it is a valid IANA name, else the system's.
   public var systemTimeZone: TimeZone {
-    if var name = variables["TZ"], !name.isEmpty {
+    guard var name = variables["TZ"] else { return Self.localTimeZone() ?? TimeZone.current }
+    if !name.isEmpty {
       if name.hasPrefix(":") { name.removeFirst() }
       if let zone = TimeZone(identifier: name) { return zone }
     }
     return TimeZone.current
+  }
+
+  /// The zone `/etc/localtime` links to (`/usr/share/zoneinfo/Europe/Paris`), as `TimeZone.current` finds it
+  /// with no `TZ`; nil when it is no such link. `TimeZone.current` reads the whole environment twice to look
+  /// for `TZ` first: 0.8 million instructions of every hook.
+  static func localTimeZone() -> TimeZone? {
+    var target = [CChar](repeating: 0, count: 1024)
+    let length = readlink("/etc/localtime", &target, target.count - 1)
+    guard length > 0 else { return nil }
+    let path = target[..<length].map { UInt8(bitPattern: $0) }
+    let marker = Array("zoneinfo/".utf8)
+    guard path.count > marker.count,
+      let start = (0...path.count - marker.count).last(where: { path[$0..<$0 + marker.count].elementsEqual(marker) })
+    else { return nil }
+    return TimeZone(identifier: String(decoding: path[(start + marker.count)...], as: UTF8.self))
   }
 
   /// Expands a leading `~` and makes relative paths absolute against `base` (default: the current directory).

@@ -28,3 +28,31 @@ import Testing
     #expect(result.standardOutput.contains("named=odd"), "\(result)")
   }
 }
+
+/// With no `TZ`, the journal's days follow the zone `/etc/localtime` links to, as `TimeZone.current` does.
+@Suite struct SystemTimeZoneTests {
+  @Test func withoutTZTheZoneIsTheSystems() {
+    var variables = ProcessInfo.processInfo.environment
+    variables["TZ"] = nil
+    let environment = Environment(variables: variables, currentDirectory: "/")
+    if ProcessInfo.processInfo.environment["TZ"] == nil {
+      #expect(environment.systemTimeZone.identifier == TimeZone.current.identifier)
+    }
+    // A machine without the link (some containers) has no zone to find: TimeZone.current decides there.
+    guard let link = try? FileManager.default.destinationOfSymbolicLink(atPath: "/etc/localtime"),
+      link.contains("zoneinfo/")
+    else {
+      #expect(Environment.localTimeZone() == nil)
+      return
+    }
+    let name = link.components(separatedBy: "zoneinfo/").last ?? ""
+    #expect(Environment.localTimeZone()?.identifier == TimeZone(identifier: name)?.identifier)
+  }
+
+  @Test func aValidTZWinsAndAnInvalidOneFallsBack() {
+    let paris = Environment(variables: ["TZ": ":Europe/Paris"], currentDirectory: "/")
+    #expect(paris.systemTimeZone.identifier == "Europe/Paris")
+    let invalid = Environment(variables: ["TZ": "Nowhere/Atlantis"], currentDirectory: "/")
+    #expect(invalid.systemTimeZone.identifier == TimeZone.current.identifier)
+  }
+}
