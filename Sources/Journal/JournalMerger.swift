@@ -125,7 +125,7 @@ public enum JournalMerger {
   /// nearest above it. Marker comments the user typed (no checksum) are the user's text, wherever they are.
   static func findBlock(in lines: [String]) -> (begin: Int, end: Int)? {
     var begin: Int?
-    for (index, line) in lines.enumerated() {
+    for (index, line) in lines.enumerated() where mayBeMarker(line) {
       let trimmed = line.trimmingWhitespace()
       if trimmed.hasPrefix(beginPrefix) && trimmed.hasSuffix("-->") {
         begin = index
@@ -136,6 +136,17 @@ public enum JournalMerger {
       }
     }
     return nil
+  }
+
+  /// Whether a line can be a marker once trimmed: its first byte after ASCII spaces is `<`, or not ASCII (which
+  /// may be Unicode whitespace, left to `trimmingWhitespace`). Most of a page's lines are ruled out by a byte or
+  /// two instead of being trimmed by Unicode scalars.
+  private static func mayBeMarker(_ line: String) -> Bool {
+    for byte in line.utf8 {
+      if byte == UInt8(ascii: " ") || (UInt8(ascii: "\t")...UInt8(ascii: "\r")).contains(byte) { continue }
+      return byte == UInt8(ascii: "<") || byte >= 0x80
+    }
+    return false
   }
 
   private static func checksum(in endLine: String) -> Substring? {

@@ -179,6 +179,22 @@ import Testing
     #expect(merged.contains("# a comment\n"))
   }
 
+  /// Markers indented by the user, with ASCII or Unicode whitespace, still mark the block: the merge replaces it
+  /// instead of adding a second one, and the text around it stays.
+  @Test func indentedMarkersStillMarkTheBlock() throws {
+    for indent in ["  ", "\t", " \u{00A0}", "\u{3000}", "\u{2003}\t"] {
+      let fresh = JournalMerger.merge(page: first, into: nil, day: day)
+      let indented =
+        fresh.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+          line.hasPrefix("<!-- gitjournal:") ? indent + line : String(line)
+        }.joined(separator: "\n") + "My note\n"
+      let merged = JournalMerger.merge(page: second, into: indented, day: day)
+      #expect(merged.components(separatedBy: JournalMerger.beginPrefix).count == 2, "\(indent.unicodeScalars)")
+      #expect(JournalMerger.blockBody(in: merged) == second.blockBody, "\(indent.unicodeScalars)")
+      #expect(merged.hasSuffix("My note\n"))
+    }
+  }
+
   @Test func aFileSavedWithWindowsLineEndingsKeepsOneBlock() throws {
     let existing = try userFile(before: "\nMorning.\n", after: "\n\nEvening.\n")
       .replacingOccurrences(of: "\n", with: "\r\n")
