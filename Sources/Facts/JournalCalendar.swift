@@ -18,8 +18,21 @@ public struct JournalCalendar: Sendable {
   /// the day's start rather than the wall clock keeps the two in agreement when the start falls in a
   /// daylight-saving gap or repeated hour, so no instant belongs to no window.
   public func day(containing seconds: Int64) -> Day {
-    let day = Self.epoch.adding(days: Int(Self.floorDivision(wallClock(seconds), 86_400)))
-    return seconds < start(of: day) ? day.adding(days: -1) : day
+    var day = Self.epoch.adding(days: Int(Self.floorDivision(wallClock(seconds), 86_400)))
+    // The wall clock's date is the day, or a day before it when the day starts later than midnight. Near a change
+    // of offset it can be further off: Samoa went from 29 to 31 December 2011, so an instant early on the 31st
+    // belongs to the 29th (the 30th has an empty window), and a day can start in an hour that is then repeated.
+    // The windows are contiguous, so a few steps find the one that holds the instant.
+    var steps = 0
+    while steps < 4, seconds < start(of: day) {
+      day = day.adding(days: -1)
+      steps += 1
+    }
+    while steps < 8, seconds >= start(of: day.adding(days: 1)) {
+      day = day.adding(days: 1)
+      steps += 1
+    }
+    return day
   }
 
   /// The journal day that contains `date` (a command's "today").
