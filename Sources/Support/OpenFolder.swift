@@ -8,7 +8,7 @@
 /// reads a few files of each of thousands of days, and each absolute path made the kernel walk every folder on the
 /// way to it, a fifth of that rebuild's time. A folder that cannot be opened (missing, no permission) has its files
 /// looked up by their whole paths, as they would be without it.
-package final class OpenFolder {
+package final class OpenFolder: Sendable {
   package let path: String
   /// -1 when the folder could not be opened.
   let descriptor: Int32

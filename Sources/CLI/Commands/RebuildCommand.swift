@@ -79,6 +79,7 @@ struct RebuildCommand: Command {
       context.standardOutput.line(
         "\(rename.from.sorted().joined(separator: ", ")) is now \(name): renamed in \(days) (repos rename).")
     }
+    if !report.unwritten.isEmpty { throw UnwrittenPagesError(reasons: report.unwritten) }
     if report.written.isEmpty {
       context.standardError.line("No commits on \(days.count == 1 ? "that day" : "those days"); no file written.")
     }
@@ -187,5 +188,19 @@ struct NoRepositoriesError: Error, CustomStringConvertible {
   let configPath: String
   var description: String {
     "no repositories to journal: run 'gitjournal repos add <path>' (config: \(configPath)) or run this inside a git repository"
+  }
+}
+
+/// Pages a rebuild could not write, each named once; the others were written (and printed). With many (a full disk),
+/// the first few are named and the others counted.
+struct UnwrittenPagesError: Error, CustomStringConvertible {
+  let reasons: [SystemError]
+  static let named = 10
+
+  var description: String {
+    var lines = reasons.prefix(Self.named).map(\.description)
+    if reasons.count > Self.named { lines.append("\(reasons.count - Self.named) more pages could not be written") }
+    // The command's error line prefixes the first; each other one gets its own.
+    return lines.joined(separator: "\nerror: ")
   }
 }

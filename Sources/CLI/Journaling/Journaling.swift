@@ -81,6 +81,8 @@ struct Journaling: Sendable {
     var renamed: [String: (from: Set<String>, days: Int)] = [:]
     /// Pages (days, weeks, months) a rebuild found as it would write them without reading them (see `PageStamps`).
     var pagesLeftAlone = 0
+    /// Why each page a rebuild could not write was not written, in the order of the pages; the others were written.
+    var unwritten: [SystemError] = []
 
     /// Adds the report of later days.
     mutating func add(_ later: Report) {
@@ -89,6 +91,7 @@ struct Journaling: Sendable {
       skipped += later.skipped
       carried.merge(later.carried) { $1 }
       pagesLeftAlone += later.pagesLeftAlone
+      unwritten += later.unwritten
       for (name, rename) in later.renamed {
         let seen = renamed[name] ?? (from: [], days: 0)
         renamed[name] = (seen.from.union(rename.from), seen.days + rename.days)
@@ -150,10 +153,11 @@ struct Journaling: Sendable {
   /// rebuild never makes a commit wait. Each day is then written under the lock; a day whose record a hook
   /// wrote since this read began is read again there, so a rebuild never puts older facts over newer ones.
   /// `onRead` gets the number of days with commits once the repositories are read, and `onWritten` is called as
-  /// each of those is written (the progress of a long rebuild).
+  /// each of those is written (the progress of a long rebuild). The days are written on `writers` threads; a day
+  /// that cannot be written is in the report's `unwritten`, and the others are written all the same.
   func rebuild(
     days: [Day], policy: ReadPolicy, onRead: (@Sendable (Int) -> Void)? = nil, onWritten: (@Sendable () -> Void)? = nil,
-    shouldStop: @Sendable () -> Bool = { false }
+    shouldStop: @escaping @Sendable () -> Bool = { false }, writers: Int = Journaling.rebuildWriters
   ) async throws -> Report {
     let started = Date()
     let reading = await reader.read(days: days, policy: policy)
@@ -189,58 +193,49 @@ struct Journaling: Sendable {
         // The lock is held for a run of days up to `lockHold`, not for the whole rebuild: a commit's hook waits
         // at most that long for it. Taking it for each day of a second rebuild cost 5 calls to the kernel per day.
         let runEnds = Date() + Self.lockHold
-        // The folders of the pages and of this machine's records, opened for the run: their files are looked at
-        // by name. Whether the sentence cache has any sentence, looked at once for the run, not once per page.
-        let records = locked.openRecordFolder()
-        let pageFolder = OpenFolder(store.directory)
-        let hasCachedSentences = sentences?.hasSentences ?? false
-        var isFirst = true
-        while let day = days.first, isFirst || (!shouldStop() && Date() < runEnds) {
-          isFirst = false
-          days.removeFirst()
-          if reading.days[day]?.isEmpty ?? true, store.hasNothing(of: day, machines: machines) { continue }
-          var facts = reading.days[day]!
-          var readPaths = reading.readPaths
-          // This machine's record of the day, read once: whether a hook wrote it since, whether the page is as it
-          // was made from it, and what the write builds on.
-          let (recorded, recordStamp) = locked.stampedRecord(of: day, in: records, expecting: facts)
-          if let written = recordStamp?.modified, written >= started {
+        let run = RebuildRun(
+          locked: locked, reading: reading, started: started, machines: machines, stamps: stamps,
+          daysWithFiles: daysWithFiles, durability: durability,
+          // The folders of the pages and of this machine's records, opened for the run: their files are looked at
+          // by name. Whether the sentence cache has any sentence, looked at once for the run, not once per page.
+          records: locked.openRecordFolder(), pageFolder: OpenFolder(store.directory),
+          hasCachedSentences: sentences?.hasSentences ?? false)
+        let runDays = days
+        // The days are made and written on a few threads (each its own files); what they found is then taken into
+        // the report and the stamps here, in day order, so the result is the one a single thread gives.
+        let outcomes = InOrderWork.map(
+          count: runDays.count, threads: writers, while: { !shouldStop() && Date() < runEnds }
+        ) { offset in
+          rebuildDay(runDays[runDays.startIndex + offset], in: run)
+        }
+        days.removeFirst(outcomes.count)
+        for (offset, outcome) in outcomes.enumerated() {
+          let day = runDays[runDays.startIndex + offset]
+          var made = outcome
+          if case .readAgain(let recorded, let stamp) = outcome {
+            // A hook wrote the day's record since the read began: its facts are read again, under this lock.
             let again = await reader.read(days: [day], policy: policy)
-            facts = again.days[day] ?? facts
-            readPaths = again.readPaths
+            made = rebuildDay(
+              day, facts: again.days[day] ?? reading.days[day]!, readPaths: again.readPaths, recorded: recorded,
+              recordStamp: stamp, in: run)
           }
-          defer { if !(reading.days[day]?.isEmpty ?? true) { onWritten?() } }
-          let links = daysWithFiles.flatMap { writer.dayLinks(of: day, among: $0).line } ?? ""
-          if let current = stamps, let recorded, let recordStamp,
-            let kept = unchangedPage(
-              facts, recorded: recorded, recordStamp: PageStamps.Stamp(recordStamp), readPaths: readPaths,
-              links: links, stamps: current, pageFolder: pageFolder, hasCachedSentences: hasCachedSentences)
-          {
-            part.written.append(kept.day)
-            if !kept.carried.isEmpty { part.carried[day] = kept.carried }
-            part.pagesLeftAlone += 1
-            recordStamps[day] = PageStamps.Stamp(recordStamp)
-            stamps?.keep(
-              day.description,
-              sources: [
-                (
-                  PageStamps.Source(folder: recordFolder, name: store.recordName(of: day)),
-                  PageStamps.Stamp(recordStamp)
-                )
-              ])
-            continue
-          }
-          try write(
-            facts, readPaths: readPaths, in: locked, durability: durability, daysWithFiles: daysWithFiles,
-            refreshingPeriods: false, recorded: .some(recorded), into: &part)
-          if stamps != nil, let written = part.written.last, written.facts.day == day {
-            let record = store.recordPath(of: day)
-            let stamp = PageStamps.Stamp(path: record)
-            recordStamps[day] = stamp
-            stamps?.note(
-              day.description, pagePath: store.path(of: day),
-              inputs: dayInputs(record: stamp, links: links, sentence: written.sentence),
-              sources: [(PageStamps.Source(folder: recordFolder, name: store.recordName(of: day)), stamp)])
+          if !(reading.days[day]?.isEmpty ?? true) { onWritten?() }
+          switch made {
+          case .skipped, .readAgain: continue
+          case .failed(let error): part.unwritten.append(error)
+          case .made(let dayPart, let page):
+            part.add(dayPart)
+            let source = PageStamps.Source(folder: recordFolder, name: store.recordName(of: day))
+            switch page {
+            case .none: break
+            case .leftAlone(let stamp):
+              recordStamps[day] = stamp
+              stamps?.keep(day.description, sources: [(source, stamp)])
+            case .made(let stamp, let inputs):
+              recordStamps[day] = stamp
+              stamps?.note(
+                day.description, pagePath: store.path(of: day), inputs: inputs, sources: [(source, stamp)])
+            }
           }
         }
         return part
@@ -249,31 +244,129 @@ struct Journaling: Sendable {
     }
     let rebuilt = report.written.map(\.facts.day)
     if !rebuilt.isEmpty, pages.links || pages.weekly || pages.monthly {
-      report.periods = try await store.locked { locked in
+      let made = try await store.locked { locked in
         // The weeks and months of the days written, each once; and the files just outside the range.
         // The days just written are not read back from their records.
         let written = Dictionary(report.written.map { ($0.facts.day, $0.facts) }, uniquingKeysWith: { $1 })
-        let periods: [JournalWriter.WrittenPeriod]
-        if stamps != nil {
-          let made = try writePeriods(
-            containing: rebuilt, known: written, recordStamps: recordStamps, stamps: &stamps!, in: locked,
-            durability: durability)
-          periods = made.written
-          report.pagesLeftAlone += made.leftAlone
-        } else {
-          periods = try writer.writePeriods(
-            containing: rebuilt, known: written, sentence: { sentence(for: $0, sharing: true) }, in: locked,
-            durability: durability)
+        var part = Report(written: [], skipped: [])
+        do throws(SystemError) {
+          if stamps != nil {
+            let made = try writePeriods(
+              containing: rebuilt, known: written, recordStamps: recordStamps, stamps: &stamps!, in: locked,
+              durability: durability)
+            part.periods = made.written
+            part.pagesLeftAlone += made.leftAlone
+          } else {
+            part.periods = try writer.writePeriods(
+              containing: rebuilt, known: written, sentence: { sentence(for: $0, sharing: true) }, in: locked,
+              durability: durability)
+          }
+        } catch {
+          part.unwritten.append(error)
         }
         if let daysWithFiles, let first = rebuilt.first, let last = rebuilt.last {
-          try writer.relink(first, links: writer.dayLinks(of: first, among: daysWithFiles), in: locked)
-          try writer.relink(last, links: writer.dayLinks(of: last, among: daysWithFiles), in: locked)
+          for day in Set([first, last]).sorted() {
+            do throws(SystemError) {
+              try writer.relink(day, links: writer.dayLinks(of: day, among: daysWithFiles), in: locked)
+            } catch {
+              part.unwritten.append(error)
+            }
+          }
         }
-        return periods
+        return part
       }
+      report.add(made)
     }
     stamps?.save(pageFolder: store.directory, now: Date())
     return report
+  }
+
+  /// Threads that write a rebuild's days: the machine's cores, a handful at most (the writes are short, and a day's
+  /// record and page are its own files).
+  static var rebuildWriters: Int { min(max(1, ProcessResources.activeProcessorCount), 4) }
+
+  /// What every day of a rebuild's run of days under the lock is made from, shared by the threads that write them.
+  private struct RebuildRun: Sendable {
+    let locked: LockedJournalStore
+    let reading: FactsReader.Reading
+    let started: Date
+    /// The machines with records, as listed when the rebuild began.
+    let machines: [String]
+    let stamps: PageStamps?
+    let daysWithFiles: [Day]?
+    let durability: JournalStore.Durability
+    let records: OpenFolder
+    let pageFolder: OpenFolder
+    let hasCachedSentences: Bool
+  }
+
+  /// What became of one day of a rebuild.
+  private enum DayOutcome: Sendable {
+    /// No commits, and no file or record of it to update.
+    case skipped
+    /// A hook wrote this machine's record of the day since the repositories were read: read them again first.
+    /// `recorded`: that record.
+    case readAgain(recorded: DayFacts?, stamp: FileStamp?)
+    /// The day's part of the report, and what its page is made from when the rebuild keeps stamps.
+    case made(Report, page: PageMade)
+    case failed(SystemError)
+  }
+
+  /// What a rebuild keeps in its stamps of a day's page (see `PageStamps`).
+  private enum PageMade: Sendable {
+    /// Nothing: no stamps kept, or no page.
+    case none
+    /// The page was as it would be made, from the record of this stamp.
+    case leftAlone(PageStamps.Stamp)
+    /// The page was made from the record of this stamp, with these inputs.
+    case made(PageStamps.Stamp?, inputs: String)
+  }
+
+  /// A day of a rebuild as read when it began: left out when it has nothing, read again when a hook wrote its record
+  /// since, else made and written. Runs on any of the rebuild's writing threads.
+  private func rebuildDay(_ day: Day, in run: RebuildRun) -> DayOutcome {
+    if run.reading.days[day]?.isEmpty ?? true, store.hasNothing(of: day, machines: run.machines) { return .skipped }
+    let facts = run.reading.days[day]!
+    // This machine's record of the day, read once: whether a hook wrote it since, whether the page is as it
+    // was made from it, and what the write builds on.
+    let (recorded, recordStamp) = run.locked.stampedRecord(of: day, in: run.records, expecting: facts)
+    if let written = recordStamp?.modified, written >= run.started {
+      return .readAgain(recorded: recorded, stamp: recordStamp)
+    }
+    return rebuildDay(
+      day, facts: facts, readPaths: run.reading.readPaths, recorded: recorded, recordStamp: recordStamp, in: run)
+  }
+
+  /// Makes and writes a day of a rebuild from `facts`, read from `readPaths`, and this machine's `recorded` record of
+  /// it, of the version `recordStamp` stamps; a page as it would be made is left alone.
+  private func rebuildDay(
+    _ day: Day, facts: DayFacts, readPaths: Set<String>, recorded: DayFacts?, recordStamp: FileStamp?,
+    in run: RebuildRun
+  ) -> DayOutcome {
+    var part = Report(written: [], skipped: [])
+    let links = run.daysWithFiles.flatMap { writer.dayLinks(of: day, among: $0).line } ?? ""
+    if let stamps = run.stamps, let recorded, let recordStamp,
+      let kept = unchangedPage(
+        facts, recorded: recorded, recordStamp: PageStamps.Stamp(recordStamp), readPaths: readPaths, links: links,
+        stamps: stamps, pageFolder: run.pageFolder, hasCachedSentences: run.hasCachedSentences)
+    {
+      part.written.append(kept.day)
+      if !kept.carried.isEmpty { part.carried[day] = kept.carried }
+      part.pagesLeftAlone += 1
+      return .made(part, page: .leftAlone(PageStamps.Stamp(recordStamp)))
+    }
+    do {
+      try write(
+        facts, readPaths: readPaths, in: run.locked, durability: run.durability, daysWithFiles: run.daysWithFiles,
+        refreshingPeriods: false, recorded: .some(recorded), into: &part)
+    } catch {
+      return .failed(error)
+    }
+    guard run.stamps != nil, let written = part.written.last, written.facts.day == day else {
+      return .made(part, page: .none)
+    }
+    let stamp = PageStamps.Stamp(path: store.recordPath(of: day))
+    return .made(part, page: .made(stamp, inputs: dayInputs(record: stamp, links: links, sentence: written.sentence)))
   }
 
   /// `JournalWriter.writePeriods` for a rebuild with one machine's records: a week's or a month's page whose days'

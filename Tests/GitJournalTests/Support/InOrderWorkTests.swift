@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+
+@testable import Support
+
+/// `InOrderWork.map`: the items done are always the first ones, in order, on more than one thread.
+@Suite struct InOrderWorkTests {
+  /// Which threads did some item, and whether an item saw another running at the same time.
+  final class Seen: @unchecked Sendable {
+    private let lock = NSLock()
+    private var threads: Set<UInt> = []
+    private var running = 0
+    private(set) var overlapped = false
+
+    func begin() {
+      lock.withLock {
+        threads.insert(UInt(pthread_self()))
+        running += 1
+        if running > 1 { overlapped = true }
+      }
+    }
+
+    func end() { lock.withLock { running -= 1 } }
+
+    var threadCount: Int { lock.withLock { threads.count } }
+    var didOverlap: Bool { lock.withLock { overlapped } }
+  }
+
+  @Test func everyItemIsDoneInOrderOnSeveralThreads() {
+    let seen = Seen()
+    let started = Date()
+    let results = InOrderWork.map(count: 400, threads: 4, while: { true }) { index in
+      seen.begin()
+      defer { seen.end() }
+      // The first item waits (at most 10 s) until another thread has taken one.
+      while index == 0 && !seen.didOverlap && Date().timeIntervalSince(started) < 10 { usleep(1_000) }
+      return index * 3
+    }
+    #expect(results == (0..<400).map { $0 * 3 })
+    #expect(seen.didOverlap, "no two items ran at the same time")
+    #expect(seen.threadCount > 1)
+  }
+
+  @Test func stoppingLeavesTheFirstItemsDone() {
+    let deadline = Date() + 0.05
+    let results = InOrderWork.map(count: 1_000_000, threads: 3, while: { Date() < deadline }) { index in
+      usleep(200)
+      return index
+    }
+    #expect(!results.isEmpty && results.count < 1_000_000)
+    #expect(results == Array(0..<results.count))
+  }
+
+  @Test func theFirstItemIsDoneEvenWhenToldToStop() {
+    #expect(InOrderWork.map(count: 5, threads: 2, while: { false }) { $0 + 1 } == [1])
+    #expect(InOrderWork.map(count: 5, threads: 1, while: { false }) { $0 + 1 } == [1])
+    #expect(InOrderWork.map(count: 0, threads: 2, while: { true }) { $0 } == [])
+    #expect(InOrderWork.map(count: 3, threads: 1, while: { true }) { $0 } == [0, 1, 2])
+  }
+}
