@@ -243,6 +243,7 @@ struct Journaling: Sendable {
       report.add(part)
     }
     let rebuilt = report.written.map(\.facts.day)
+    if durability == .batched && !rebuilt.isEmpty { store.startSyncingAll() }
     if !rebuilt.isEmpty, pages.links || pages.weekly || pages.monthly {
       let made = try await store.locked { locked in
         // The weeks and months of the days written, each once; and the files just outside the range.
