@@ -21,6 +21,9 @@ let libgit2Static =
   + ["git2", "mbedtls", "mbedx509", "mbedcrypto", "http_parser", "ssh2", "crypto", "pcre2-8", "z"].flatMap {
     ["-Xlinker", "-l:lib\($0).a"]
   }
+// libdeflate, which inflates pack entries for GitReader's pack reader, from its static archive too (libdeflate-dev
+// brings it), so that a hook's start loads no library for it either.
+let libdeflateStatic = ["-Xlinker", "-l:libdeflate.a"]
 // A concrete generic type's metadata (a dictionary of `Day`s, say) is made through its accessor function, not
 // looked up at run time by its mangled name: the lookup scans every protocol conformance of the executable to
 // check the type's requirements, about 300 K instructions for each such type the first time, and a hook meets a
@@ -28,7 +31,7 @@ let libgit2Static =
 let metadataAccessors: [SwiftSetting] = [
   .unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"])
 ]
-// On macOS, Homebrew's shared libgit2 (Apple Silicon and Intel prefixes).
+// On macOS, Homebrew's shared libgit2 and libdeflate (Apple Silicon and Intel prefixes).
 let homebrew = ["/opt/homebrew", "/usr/local"]
 
 // The targets follow the data flow, so a backward dependency does not compile:
@@ -45,6 +48,12 @@ let package = Package(
       name: "CLibgit2",
       providers: [.apt(["libgit2-dev"]), .brew(["libgit2"])]
     ),
+    // libdeflate's header, in a module of its own: it is no part of libgit2, and a missing package is then named as
+    // libdeflate's. No pkg-config for the same reason as libgit2's: GitReader links the static archive.
+    .systemLibrary(
+      name: "CLibdeflate",
+      providers: [.apt(["libdeflate-dev"]), .brew(["libdeflate"])]
+    ),
     // What libgit2 is linked with: stand-ins that fail closed for the parts gitjournal never uses.
     .target(name: "CLibgit2Link"),
     // posix_spawn with a new session and closed descriptors, for the detached narrator.
@@ -53,15 +62,16 @@ let package = Package(
     .target(name: "Support", dependencies: ["CSystem"], swiftSettings: metadataAccessors),
     // libgit2 handles, the history walk, line statistics and their caches.
     .target(
-      name: "GitReader", dependencies: ["Support", "CLibgit2", "CLibgit2Link", "CSystem"],
+      name: "GitReader", dependencies: ["Support", "CLibgit2", "CLibgit2Link", "CLibdeflate", "CSystem"],
       cSettings: [.unsafeFlags(homebrew.flatMap { ["-I\($0)/include"] }, .when(platforms: [.macOS]))],
       swiftSettings: metadataAccessors + [
         .unsafeFlags(homebrew.flatMap { ["-Xcc", "-I\($0)/include"] }, .when(platforms: [.macOS]))
       ],
       linkerSettings: [
-        .unsafeFlags(libgit2Static, .when(platforms: [.linux])),
-        .unsafeFlags(homebrew.flatMap { ["-L\($0)/lib"] } + ["-lgit2"], .when(platforms: [.macOS])),
-        // zlib for the pack reader (on Linux it comes with libgit2's archives above).
+        .unsafeFlags(libgit2Static + libdeflateStatic, .when(platforms: [.linux])),
+        .unsafeFlags(homebrew.flatMap { ["-L\($0)/lib"] } + ["-lgit2", "-ldeflate"], .when(platforms: [.macOS])),
+        // zlib, whose bound on a compressed size limits the pack reader's reads (on Linux it comes with libgit2's
+        // archives above).
         .linkedLibrary("z", .when(platforms: [.macOS])),
       ]),
     // Days, the journal calendar, a day's facts and their signature.

@@ -5,7 +5,8 @@
 #include <git2/sys/repository.h>
 #include <git2/sys/odb_backend.h>
 #include <stdlib.h>
-// zlib, which libgit2 is linked with, inflates pack entries for GitReader's own pack reader.
+// zlib, which libgit2 is linked with and git compresses objects with: its bound on a compressed size limits how
+// much of a pack entry GitReader's pack reader reads (libdeflate inflates it).
 #include <zlib.h>
 
 /// `git_libgit2_opts` is variadic, which Swift cannot call: these wrap the options gitjournal sets.

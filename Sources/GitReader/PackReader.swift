@@ -1,3 +1,4 @@
+import CLibdeflate
 import CLibgit2
 import Foundation
 import Support
@@ -6,7 +7,7 @@ import Support
 ///
 /// libgit2 guards each pack with a lock that every object read takes several times (the index search, the
 /// window, the delta bases); two diff workers spent a fifth of a rebuild waking each other. Each worker has a
-/// reader of its own over the shared, read-only `PackedObjects`, with its own zlib stream and buffers; the one
+/// reader of its own over the shared, read-only `PackedObjects`, with its own decompressor and buffers; the one
 /// lock left is the delta bases' (`DeltaBases`), taken for each step of a delta chain, held for a lookup.
 ///
 /// It reads what the pack format defines: whole objects and both kinds of delta. Anything else (a loose object,
@@ -16,9 +17,9 @@ import Support
 /// kind) gives that object, which the caller then refuses as the wrong kind.
 final class PackReader {
   let objects: PackedObjects
-  /// Allocated, so that its address never moves: zlib checks it between calls.
-  private let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
-  private var isStreamReady = false
+  /// libdeflate's, made on the first entry read; one per reader, since a decompressor is not for two threads at
+  /// once. Each entry is one call: its inflated size is in its header, its compressed bytes are bounded.
+  private var decompressor: OpaquePointer?
   private var bases: DeltaBases { objects.bases }
   /// Delta data inflated before it is applied, kept between objects.
   private var deltaBuffer = UnsafeMutableRawBufferPointer(start: nil, count: 0)
@@ -41,13 +42,10 @@ final class PackReader {
 
   init(objects: PackedObjects) {
     self.objects = objects
-    stream.initialize(to: z_stream())
   }
 
   deinit {
-    if isStreamReady { inflateEnd(stream) }
-    stream.deinitialize(count: 1)
-    stream.deallocate()
+    libdeflate_free_decompressor(decompressor)
     deltaBuffer.deallocate()
     headerBuffer.deallocate()
     entryBuffer.deallocate()
@@ -183,8 +181,8 @@ final class PackReader {
     }
   }
 
-  /// Inflates exactly `entry.size` bytes from the entry's zlib stream into new storage (one byte longer, so that
-  /// a stream with more in it than declared shows as such). Nil unless the stream ends exactly there.
+  /// Inflates exactly `entry.size` bytes from the entry's zlib stream into new storage (one byte longer, so that an
+  /// empty object still has some). Nil unless the stream ends exactly there.
   private func inflated(from pack: Pack, entry: EntryHeader) -> UnsafeMutableRawPointer? {
     let storage = UnsafeMutableRawPointer.allocate(byteCount: entry.size + 1, alignment: 16)
     guard inflate(from: pack, entry: entry, into: UnsafeMutableRawBufferPointer(start: storage, count: entry.size + 1))
@@ -199,22 +197,19 @@ final class PackReader {
     // No zlib stream of `entry.size` bytes that git writes is longer than this: a pack read by entry is not read
     // beyond it, whatever lies before the next entry.
     let longest = entry.length + Int(compressBound(UInt(entry.size))) + 64
-    guard let bytes = pack.data.entry(at: entry.offset, limit: longest, buffer: &entryBuffer),
+    guard entry.size <= output.count,
+      let bytes = pack.data.entry(at: entry.offset, limit: longest, buffer: &entryBuffer),
       bytes.count > entry.length
     else { return false }
-    if !isStreamReady {
-      guard inflateInit_(stream, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return false }
-      isStreamReady = true
-    } else {
-      guard inflateReset(stream) == Z_OK else { return false }
-    }
-    let input = bytes.baseAddress! + entry.length
-    stream.pointee.next_in = UnsafeMutablePointer(mutating: input.assumingMemoryBound(to: Bytef.self))
-    stream.pointee.avail_in = UInt32(min(bytes.count - entry.length, Int(UInt32.max)))
-    stream.pointee.next_out = output.baseAddress!.assumingMemoryBound(to: Bytef.self)
-    stream.pointee.avail_out = UInt32(output.count)
-    let result = CLibgit2.inflate(stream, Z_FINISH)
-    return result == Z_STREAM_END && Int(stream.pointee.total_out) == entry.size
+    if decompressor == nil { decompressor = libdeflate_alloc_decompressor() }
+    guard let decompressor else { return false }
+    // With room for exactly `entry.size` bytes and no place to report fewer, libdeflate succeeds only when the
+    // stream makes exactly that many (fewer: SHORT_OUTPUT, more: INSUFFICIENT_SPACE), its Adler-32 matches, and it
+    // ends within `bytes` (it reads nothing past them, and fails a stream that would need more).
+    let result = libdeflate_zlib_decompress(
+      decompressor, bytes.baseAddress! + entry.length, bytes.count - entry.length, output.baseAddress!, entry.size,
+      nil)
+    return result == LIBDEFLATE_SUCCESS
   }
 
   // MARK: Deltas
