@@ -1,7 +1,8 @@
 #!/bin/sh
 # Builds gitjournal in release mode and installs it into ${PREFIX:-~/.local}/bin, with its shell completions and
 # its manual page where bash-completion, zsh, fish and man look for them. Installs what the build needs when it is
-# missing: libgit2's development files and pkg-config (apt on Debian/Ubuntu, Homebrew on macOS). Safe to run again.
+# missing: libgit2's and libdeflate's development files and pkg-config (apt on Debian/Ubuntu, Homebrew on macOS).
+# Safe to run again.
 #
 #   ./install.sh               build and install
 #   ./install.sh --uninstall   remove exactly what the last install put in place (its manifest says what)
@@ -53,32 +54,32 @@ case "${1:-}" in
 esac
 
 install_dependencies() {
-  if pkg-config --exists libgit2 2>/dev/null; then
-    say "libgit2 and pkg-config are present"
+  if pkg-config --exists libgit2 libdeflate 2>/dev/null; then
+    say "libgit2, libdeflate and pkg-config are present"
     return
   fi
   case "$(uname -s)" in
     Linux)
       if ! command -v apt-get >/dev/null 2>&1; then
-        say "please install libgit2's development package and pkg-config with your package manager, then run me again"
+        say "please install libgit2's and libdeflate's development packages and pkg-config with your package manager, then run me again"
         exit 1
       fi
       SUDO=""
       if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-      say "installing libgit2-dev and pkg-config with apt-get"
+      say "installing libgit2-dev, libdeflate-dev and pkg-config with apt-get"
       $SUDO apt-get update -qq
-      DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq libgit2-dev pkg-config
+      DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq libgit2-dev libdeflate-dev pkg-config
       ;;
     Darwin)
       if ! command -v brew >/dev/null 2>&1; then
         say "please install Homebrew (https://brew.sh), then run me again"
         exit 1
       fi
-      say "installing libgit2 and pkg-config with brew"
-      brew install libgit2 pkg-config
+      say "installing libgit2, libdeflate and pkg-config with brew"
+      brew install libgit2 libdeflate pkg-config
       ;;
     *)
-      say "unsupported system $(uname -s): install libgit2 and pkg-config yourself, then run me again"
+      say "unsupported system $(uname -s): install libgit2, libdeflate and pkg-config yourself, then run me again"
       exit 1
       ;;
   esac

@@ -6,8 +6,9 @@ import Testing
   @testable import GitReader
 #endif
 
-/// How the executable is linked (Package.swift, `libgit2Static`): libgit2 and what it needs are inside it, so a
-/// hook's start loads no shared library for network transports that gitjournal never uses.
+/// How the executable is linked (Package.swift, `libgit2Static`, `libdeflateStatic`): libgit2 and what it needs, and
+/// libdeflate, are inside it, so a hook's start loads no shared library for network transports that gitjournal
+/// never uses, nor for the pack reader.
 @Suite struct LinkedLibrariesTests {
   #if os(Linux)
     @Test func libgit2AndItsTransportsAreLinkedIn() throws {
@@ -17,8 +18,9 @@ import Testing
       #expect(result.status == 0, "\(result)")
       let loaded = result.standardOutput.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
       #expect(loaded.contains { $0.hasPrefix("libc.so") }, "ldd listed: \(loaded)")
-      for library in ["libgit2", "libgssapi", "libkrb5", "libssl", "libcrypto", "libssh2", "libmbed", "libhttp_parser"]
-      {
+      for library in [
+        "libgit2", "libgssapi", "libkrb5", "libssl", "libcrypto", "libssh2", "libmbed", "libhttp_parser", "libdeflate",
+      ] {
         #expect(!loaded.contains { $0.hasPrefix(library) }, "\(library) is loaded at start: \(loaded)")
       }
     }

@@ -124,6 +124,16 @@ import Testing
     try Self.expectEveryObjectReads(in: repository)
   }
 
+  /// git's compression levels make stored blocks (0), fixed and dynamic Huffman codes (1 to 9): each inflates
+  /// into the same objects. `-F` recompresses every object, not only the deltas.
+  @Test func everyObjectReadsAtEachCompressionLevel() throws {
+    let repository = try Self.editedHistory()
+    for level in [0, 1, 9] {
+      try repository.git("-c", "pack.compression=\(level)", "repack", "-a", "-d", "-F", "-q", "--depth=50")
+      try Self.expectEveryObjectReads(in: repository)
+    }
+  }
+
   /// Objects in two packs and loose ones: the reader finds what any pack holds and leaves the rest to libgit2,
   /// through which the repository still reads them.
   @Test func looseObjectsAreLeftToLibgit2() throws {
@@ -226,6 +236,20 @@ import Testing
     #expect(sizes.read(second) == nil)
     #expect(sizes.read(third) == nil)
 
+    // Streams cut short, followed by another entry: without their Adler-32, or in the middle of their data. The
+    // bytes that follow (the next entry, or the pack's checksum for the last) are not theirs.
+    let text = Array(String(repeating: "a line of text, ", count: 40).utf8)
+    let cut = try HandMadePack([
+      (first, PackEntry.cutShort(content: text, missing: 4)),
+      (second, PackEntry.cutShort(content: text, missing: 12)),
+      (third, PackEntry.whole(type: 3, declaredSize: text.count, content: text)),
+      (ObjectID.filled(0x44), PackEntry.cutShort(content: text, missing: 1)),
+    ])
+    #expect(cut.read(first) == nil)
+    #expect(cut.read(second) == nil)
+    #expect(cut.read(third) == Data(text))
+    #expect(cut.read(ObjectID.filled(0x44)) == nil)
+
     // A delta that copies from beyond its base, one that makes more than it says, and one whose base lies
     // before the pack's start.
     let base = Array("0123456789".utf8)
@@ -261,6 +285,20 @@ import Testing
         (second, PackEntry.offsetDelta(distanceToBase: 1, delta: [10, 6, 0x91, 2, 4, 2, 0x41, 0x42])),
       ], largeOffsets: true)
     #expect(large.read(second) == Data("2345AB".utf8))
+
+    // A stream that runs past where the next entry starts: a pack read by entry reads no further, so it refuses
+    // the object; a mapped pack is bounded by the largest stream of the object's size instead, and reads it.
+    let whole = try HandMadePack([
+      (first, PackEntry.whole(type: 3, declaredSize: text.count, content: text)),
+      (second, PackEntry.whole(type: 3, declaredSize: base.count, content: base)),
+    ])
+    var inside = whole.index
+    let secondOffset = 8 + 256 * 4 + 2 * 24 + 4
+    inside.replaceSubrange(secondOffset..<(secondOffset + 4), with: [0, 0, 0, 12 + 2 + 6])
+    let overlapping = try HandMadePack(index: inside, data: whole.data)
+    #expect(PackReader(objects: overlapping.objectsByEntry).read(first) == nil)
+    #expect(PackReader(objects: overlapping.objects).read(first).map { Data($0.bytes) } == Data(text))
+    #expect(whole.read(first) == Data(text), "with the index as git writes it, both read it")
 
     // An index whose counts go down, and a pack whose checksum is not the one its index names: no pack at all.
     var brokenIndex = right.index
@@ -332,6 +370,8 @@ private enum PackEntry {
   case whole(type: Int, declaredSize: Int, content: [UInt8])
   case offsetDelta(distanceToBase: Int, delta: [UInt8])
   case referenceDelta(base: ObjectID, delta: [UInt8])
+  /// A blob whose zlib stream lacks its last `missing` bytes.
+  case cutShort(content: [UInt8], missing: Int)
 
   /// The entry's bytes; `offsetDelta`'s distance counts entries back, made into bytes by the caller.
   func bytes(distanceInBytes: Int) -> [UInt8] {
@@ -343,6 +383,8 @@ private enum PackEntry {
     case .referenceDelta(let base, let delta):
       return Self.header(type: 7, size: delta.count) + withUnsafeBytes(of: base.raw.id) { Array($0) }
         + Self.compressed(delta)
+    case .cutShort(let content, let missing):
+      return Self.header(type: 3, size: content.count) + Self.compressed(content).dropLast(missing)
     }
   }
 
