@@ -196,7 +196,7 @@ struct CommitReader {
   /// `diffStats(of:)` on `threads` threads, each with its own handle of the repository and its own reader of
   /// the packs, which are mapped once for all of them.
   private func diffStats(of targets: [DiffTarget], threads: Int, packs: PackedObjects) throws(GitError) -> [DiffStats] {
-    let results = ParallelResults(count: targets.count)
+    let results = WorkSlots<DiffStats, GitError>(count: targets.count)
     let path = repository.gitDirectory
     let filter = pathFilter
     DispatchQueue.concurrentPerform(iterations: threads) { _ in
@@ -211,6 +211,6 @@ struct CommitReader {
         results.fail(error)
       }
     }
-    return try results.values()
+    return try results.results()
   }
 }

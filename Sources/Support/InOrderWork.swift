@@ -15,40 +15,50 @@ package enum InOrderWork {
       while results.count < count && shouldContinue() { results.append(body(results.count)) }
       return results
     }
-    let slots = Slots<Result>(count: count)
+    let slots = WorkSlots<Result, Never>(count: count)
     DispatchQueue.concurrentPerform(iterations: min(threads, count)) { _ in
-      while let index = slots.take(while: shouldContinue) { slots.set(index, body(index)) }
+      while let run = slots.nextRun(while: shouldContinue) { slots.set(run.lowerBound, body(run.lowerBound)) }
     }
-    return slots.taken()
+    return slots.results()
   }
 }
 
-/// The results of `InOrderWork.map` as its threads fill them. `@unchecked Sendable`: every access goes through `lock`.
-private final class Slots<Result: Sendable>: @unchecked Sendable {
+/// The results of a row of items that a few threads work on, each taking the next run of items in order, until
+/// all are taken, one failed, or the taker says stop. `@unchecked Sendable`: every access goes through `lock`.
+package final class WorkSlots<Result: Sendable, Failure: Error>: @unchecked Sendable {
   private let lock = NSLock()
-  private var results: [Result?]
+  private var slots: [Result?]
   private var next = 0
   private var isStopped = false
+  private var failure: Failure?
 
-  init(count: Int) { results = Array(repeating: nil, count: count) }
+  package init(count: Int) { slots = Array(repeating: nil, count: count) }
 
-  /// The next item to do, nil once all are taken or `shouldContinue` said no (asked for every item but the first).
-  func take(while shouldContinue: () -> Bool) -> Int? {
+  /// The next `length` items to do (fewer at the end); nil once all are taken, one failed, or `shouldContinue`
+  /// said no (asked for every run but the first).
+  package func nextRun(length: Int = 1, while shouldContinue: () -> Bool = { true }) -> Range<Int>? {
     lock.withLock {
-      guard !isStopped, next < results.count else { return nil }
+      guard !isStopped, failure == nil, next < slots.count else { return nil }
       if next > 0 && !shouldContinue() {
         isStopped = true
         return nil
       }
-      next += 1
-      return next - 1
+      let run = next..<min(next + max(1, length), slots.count)
+      next = run.upperBound
+      return run
     }
   }
 
-  func set(_ index: Int, _ result: Result) { lock.withLock { results[index] = result } }
+  package func set(_ index: Int, _ result: Result) { lock.withLock { slots[index] = result } }
+
+  /// Stops the taking; the first failure is the one `results()` throws.
+  package func fail(_ error: Failure) { lock.withLock { failure = failure ?? error } }
 
   /// The results of the items taken, in order; call once every thread is done.
-  func taken() -> [Result] {
-    lock.withLock { results[..<next].map { $0! } }
+  package func results() throws(Failure) -> [Result] {
+    lock.lock()
+    defer { lock.unlock() }
+    if let failure { throw failure }
+    return slots[..<next].map { $0! }
   }
 }

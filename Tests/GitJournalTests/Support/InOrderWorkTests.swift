@@ -57,4 +57,24 @@ import Testing
     #expect(InOrderWork.map(count: 0, threads: 2, while: { true }) { $0 } == [])
     #expect(InOrderWork.map(count: 3, threads: 1, while: { true }) { $0 } == [0, 1, 2])
   }
+
+  /// The diff workers' use: runs of several items, and a failure that stops the taking and is what the results
+  /// throw.
+  @Test func runsAreTakenInOrderAndAFailureStopsThem() {
+    struct Failed: Error, Equatable { let index: Int }
+    let slots = WorkSlots<Int, Failed>(count: 10)
+    #expect(slots.nextRun(length: 4) == 0..<4)
+    #expect(slots.nextRun(length: 4) == 4..<8)
+    #expect(slots.nextRun(length: 4) == 8..<10)
+    #expect(slots.nextRun(length: 4) == nil)
+    for index in 0..<10 { slots.set(index, index * 2) }
+    #expect((try? slots.results()) == (0..<10).map { $0 * 2 })
+
+    let failing = WorkSlots<Int, Failed>(count: 10)
+    #expect(failing.nextRun(length: 3) == 0..<3)
+    failing.fail(Failed(index: 1))
+    failing.fail(Failed(index: 2))
+    #expect(failing.nextRun(length: 3) == nil)
+    #expect(throws: Failed(index: 1)) { try failing.results() }
+  }
 }
