@@ -14,11 +14,15 @@ package enum UTCTime {
     var time = time_t(seconds)
     var parts = tm()
     guard gmtime_r(&time, &parts) != nil else { return "\(seconds)" }
-    func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-    let year = Int(parts.tm_year) + 1900
-    let yearText = year >= 0 && year < 1000 ? String(repeating: "0", count: 4 - "\(year)".count) + "\(year)" : "\(year)"
-    return "\(yearText)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min))"
-      + ":\(two(parts.tm_sec))Z"
+    func padded(_ value: Int, _ width: Int) -> String {
+      let digits = String(value)
+      return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+    let day =
+      padded(Int(parts.tm_year) + 1900, 4) + "-" + padded(Int(parts.tm_mon) + 1, 2) + "-"
+      + padded(Int(parts.tm_mday), 2)
+    let clock = [parts.tm_hour, parts.tm_min, parts.tm_sec].map { padded(Int($0), 2) }.joined(separator: ":")
+    return day + "T" + clock + "Z"
   }
 
   /// Seconds since 1970 of `2026-12-01T09:30:00Z` or, as ISO 8601's internet form allows, of a time with an
@@ -39,8 +43,7 @@ package enum UTCTime {
       byte(16, is: ":"),
       let year = number(0, 4), let month = number(5, 2), let day = number(8, 2), let hour = number(11, 2),
       let minute = number(14, 2), let second = number(17, 2),
-      (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year), hour < 24, minute < 60,
-      second < 60
+      hour < 24, minute < 60, second < 60
     else { return nil }
     var offsetSeconds = 0
     if bytes.count == 20 {
@@ -58,16 +61,9 @@ package enum UTCTime {
     parts.tm_hour = Int32(hour)
     parts.tm_min = Int32(minute)
     parts.tm_sec = Int32(second)
-    return Int64(timegm(&parts)) - Int64(offsetSeconds)
-  }
-
-  private static func isLeap(_ year: Int) -> Bool { year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) }
-
-  private static func daysIn(month: Int, year: Int) -> Int {
-    switch month {
-    case 2: isLeap(year) ? 29 : 28
-    case 4, 6, 9, 11: 30
-    default: 31
-    }
+    let seconds = Int64(timegm(&parts))
+    // timegm carries a day the month does not have into the next month: such a date is none.
+    guard parts.tm_mon == Int32(month - 1), parts.tm_mday == Int32(day) else { return nil }
+    return seconds - Int64(offsetSeconds)
   }
 }
