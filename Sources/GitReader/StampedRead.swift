@@ -118,7 +118,7 @@ package struct StampedRead {
     records.append(["commits"])
     records += scanned.commits.map { WalkedCommit(record: $0, committed: 0).fields }
     records.append(["end"])
-    try? StateFile.write(records, to: path)
+    try? StateFile.write(records, to: path, isCache: true)
   }
 
   private func matches(_ record: StateRecord, _ fields: [String]) -> Bool {

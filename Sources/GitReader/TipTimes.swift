@@ -30,6 +30,6 @@ final class TipTimes {
   /// when no tip was new.
   func save(keeping tips: [ObjectID]) {
     guard isChanged, let path else { return }
-    try? StateFile.write(tips.compactMap { tip in known[tip].map { [tip.hex, String($0)] } }, to: path)
+    try? StateFile.write(tips.compactMap { tip in known[tip].map { [tip.hex, String($0)] } }, to: path, isCache: true)
   }
 }

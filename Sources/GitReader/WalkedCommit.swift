@@ -75,6 +75,6 @@ enum WalkedCommitsFile {
     var records = [["key", key]] + headers
     records += commits.map(\.fields)
     records.append(["end"])
-    try? StateFile.write(records, to: path)
+    try? StateFile.write(records, to: path, isCache: true)
   }
 }

@@ -227,6 +227,6 @@ public struct PageStamps: Sendable {
       records.append([name] + entry.page.fields.map(String.init) + [entry.inputs])
     }
     try? makeFolders(PathText.folder(of: path))
-    try? StateFile.write(records, to: path)
+    try? StateFile.write(records, to: path, isCache: true)
   }
 }

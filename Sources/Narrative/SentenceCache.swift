@@ -51,7 +51,7 @@ package struct SentenceCache: Sendable {
   }
 
   func store(_ sentence: String, signature: String, page: Page = .day) throws {
-    try StateFile.write([[sentence]], to: folder + "/" + key(signature: signature, page: page) + ".txt")
+    try StateFile.write([[sentence]], to: folder + "/" + key(signature: signature, page: page) + ".txt", isCache: true)
   }
 
   func rejectionKey(signature: String, page: Page = .day) -> String {
@@ -70,7 +70,8 @@ package struct SentenceCache: Sendable {
   func storeRejection(_ reason: String, signature: String, page: Page = .day) throws {
     // One line, as the log shows it.
     let line = reason.replacingOccurrences(of: "\n", with: " ")
-    try StateFile.write([[line]], to: rejectionFolder + "/" + rejectionKey(signature: signature, page: page) + ".txt")
+    try StateFile.write(
+      [[line]], to: rejectionFolder + "/" + rejectionKey(signature: signature, page: page) + ".txt", isCache: true)
   }
 
   /// The first record's first field, trimmed; empty when the file is missing or has no complete record.

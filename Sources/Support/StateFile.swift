@@ -60,10 +60,12 @@ package enum StateFile {
   }
 
   /// Replaces the file with `records` in one rename (see `AtomicFile`), creating its folder. Readers see the old
-  /// records or the new ones.
-  package static func write(_ records: [[String]], to path: String) throws(SystemError) {
+  /// records or the new ones; for a cache (`isCache`), the old records, none, or the new ones (see `AtomicFile`'s
+  /// `removingOld`): a cache is never in a folder that another machine or program reads.
+  package static func write(_ records: [[String]], to path: String, isCache: Bool = false) throws(SystemError) {
     try makeFolders(PathText.folder(of: path))
-    _ = try AtomicFile.write(bytes: bytes(of: records), to: path, durable: false, unlessChangedFrom: nil)
+    _ = try AtomicFile.write(
+      bytes: bytes(of: records), to: path, durable: false, unlessChangedFrom: nil, removingOld: isCache)
   }
 
   /// Adds `records` at the end of the file with one `write` to a descriptor opened with `O_APPEND`, so that

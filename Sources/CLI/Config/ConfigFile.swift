@@ -58,7 +58,7 @@ struct ConfigFile {
     if !hasInclude && !stamp.isRacy(now: .now) && PathStamp(path: path, kind: .full) == stamp {
       try? StateFile.write(
         [["config", path], ["stamp"] + Self.fields(of: stamp)] + read.map { ["entry", $0.name, $0.value] } + [["end"]],
-        to: cache)
+        to: cache, isCache: true)
     }
     return read
   }

@@ -16,20 +16,9 @@ import Testing
 
   /// The files and folders one `hook post-commit` synced, by the path each descriptor was opened with.
   func syncedByHook() throws -> [String] {
-    // A subject of its own: commits alike in subject, time and size are taken for copies of one commit.
-    try world.commit(in: repository, "More \(UUID().uuidString)", configuration: ["core.hooksPath": "/dev/null"])
-    let log = world.scratch.path("strace-\(UUID().uuidString).log")
-    let traced = try world.run(
-      "/usr/bin/strace",
-      [
-        "-f", "-qq", "-e", "trace=openat,fsync,fdatasync", "-o", log, world.binary, "hook", "post-commit",
-        "--config", world.configPath,
-      ],
-      in: repository)
-    try #require(traced.status == 0, "strace (apt-get install strace) or the hook failed: \(traced)")
     var opened: [String: String] = [:]
     var synced: [String] = []
-    for line in try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n") {
+    for line in try tracedHook(calls: "openat,fsync,fdatasync") {
       let fields = line.split(separator: " ", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
       guard fields.count == 2 else { continue }
       let (process, call) = (fields[0], fields[1])
@@ -43,6 +32,41 @@ import Testing
       }
     }
     return synced
+  }
+
+  /// The hook's system calls of the kinds in `calls` (strace's `-e trace=`), one line each, after a new commit.
+  func tracedHook(calls: String) throws -> [Substring] {
+    // A subject of its own: commits alike in subject, time and size are taken for copies of one commit.
+    try world.commit(in: repository, "More \(UUID().uuidString)", configuration: ["core.hooksPath": "/dev/null"])
+    let log = world.scratch.path("strace-\(UUID().uuidString).log")
+    let traced = try world.run(
+      "/usr/bin/strace",
+      [
+        "-f", "-qq", "-e", "trace=\(calls)", "-o", log, world.binary, "hook", "post-commit", "--config",
+        world.configPath,
+      ],
+      in: repository)
+    try #require(traced.status == 0, "strace (apt-get install strace) or the hook failed: \(traced)")
+    return try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+  }
+
+  /// ext4 flushes a file renamed over another at once: the hook's caches are replaced by removing the old file and
+  /// linking the new one in, never renamed over, while the journal's files still are (a sync tool must never see
+  /// them deleted).
+  @Test func cachesAreReplacedWithoutARenameAndJournalFilesByOne() throws {
+    try world.commit(in: repository, "Start")
+    let calls = try tracedHook(calls: "rename,renameat,renameat2,unlink,unlinkat,linkat")
+    // The target of a rename or link is the call's last quoted path.
+    func target(_ call: Substring) -> String? {
+      let quoted = call.split(separator: "\"", omittingEmptySubsequences: false)
+      return quoted.count >= 3 ? String(quoted[quoted.count - 2]) : nil
+    }
+    let caches = world.home + "/.cache/gitjournal/"
+    let renamed = calls.filter { $0.contains("rename") }.compactMap(target)
+    let linked = calls.filter { $0.contains("linkat(") && !$0.contains("unlinkat(") }.compactMap(target)
+    #expect(!renamed.contains { $0.hasPrefix(caches) }, "a cache was renamed over: \(renamed)")
+    #expect(linked.contains { $0.hasPrefix(caches) }, "the commit rewrote no cache: \(calls)")
+    #expect(renamed.contains { $0.hasPrefix(world.journalDirectory + "/") && $0.hasSuffix(".md") }, "\(renamed)")
   }
 
   @Test func onlyTheRecordTheFoldersAndPagesWithTheUsersTextAreSynced() throws {
