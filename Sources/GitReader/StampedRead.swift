@@ -10,12 +10,15 @@ import Support
 /// `RepositoryStamp`): while the stamp holds, the hook takes the read from here without opening the repository
 /// with libgit2, so a repository nobody committed in costs a few `stat` calls and one small file.
 ///
-/// One `StateFile` per configured folder under `<cache>/reads-v1/`, named by a hash of the folder: a record
+/// One `StateFile` per configured folder under `<cache>/reads-v2/`, named by a hash of the folder: a record
 /// `read <folder>`, a record `query <fields>...` (the span, the author filter, merges, `HOME` and
-/// `XDG_CONFIG_HOME`), a record `repository <bare 0|1> <common dir>`, one record per stamped path (`absent
-/// <path>`, `node <path> <folder 0|1> <device> <inode>` or `full <path> <folder 0|1> <device> <inode> <size>
-/// <mtime s> <mtime ns> <ctime s> <ctime ns>`), a record `commits`, one record per commit (see
-/// `WalkedCommit.fields`; the committer time is not kept) and a last record `end`. Anything else is a miss.
+/// `XDG_CONFIG_HOME`), a record `repository <bare 0|1> <common dir>`, a record `stamps <hex> <path>...` (each
+/// path after a letter for what is stamped of it: `a` that nothing is there, `n` which file or folder it is, `f`
+/// all of it; `<hex>` holds each path's stamp in turn, see `stampLength`), a record `commits`,
+/// one record per commit (see `WalkedCommit.fields`; the committer time is not kept) and a last record `end`.
+/// Anything else is a miss. The stamps are compared as bytes, not parsed as numbers: a hook checks about fifteen
+/// paths of every quiet repository, and parsing their eight decimal numbers each cost it 25 K instructions a
+/// repository.
 package struct StampedRead {
   private let path: String?
   private let root: String
@@ -24,7 +27,7 @@ package struct StampedRead {
   /// `cacheDirectory` nil keeps nothing. `query` is everything besides the repository that decides the read (see
   /// `Query`).
   init(cacheDirectory: String?, root: String, query: Query) {
-    path = cacheDirectory.map { $0 + "/reads-v1/" + Self.name(of: root) + ".tsv" }
+    path = cacheDirectory.map { $0 + "/reads-v2/" + Self.name(of: root) + ".tsv" }
     self.root = root
     self.query = query.fields
   }
@@ -58,21 +61,16 @@ package struct StampedRead {
         scanned.isBare = bare == 1
         scanned.commonDirectory = record.text(2)
         return true
+      case 3: return record.field(0, is: "stamps") && Self.holds(record, under: folder)
+      case 4: return record.count == 1 && record.field(0, is: "commits")
       default:
-        if inCommits {
-          if record.count == 1 && record.field(0, is: "end") {
-            isComplete = true
-            return false
-          }
-          guard let commit = WalkedCommit(record) else { return false }
-          scanned.commits.append(commit.record)
-          return true
+        if record.count == 1 && record.field(0, is: "end") {
+          isComplete = true
+          return false
         }
-        if record.count == 1 && record.field(0, is: "commits") {
-          inCommits = true
-          return true
-        }
-        return Self.holds(record, under: folder)
+        guard let commit = WalkedCommit(record) else { return false }
+        scanned.commits.append(commit.record)
+        return true
       }
     }
     return isComplete ? scanned : nil
@@ -111,11 +109,15 @@ package struct StampedRead {
       unlink(path)
       return
     }
+    var stamps = ["stamps", Self.text(of: stamp.entries.map(\.stamp))]
+    for (file, entry) in stamp.entries {
+      let letter = entry.kind == .absent ? "a" : entry.kind == .node ? "n" : "f"
+      stamps.append(letter + file)
+    }
     var records = [
-      ["read", root], ["query"] + query, ["repository", scanned.isBare ? "1" : "0", scanned.commonDirectory],
+      ["read", root], ["query"] + query, ["repository", scanned.isBare ? "1" : "0", scanned.commonDirectory], stamps,
+      ["commits"],
     ]
-    for (file, entry) in stamp.entries { records.append(Self.fields(file, entry)) }
-    records.append(["commits"])
     records += scanned.commits.map { WalkedCommit(record: $0, committed: 0).fields }
     records.append(["end"])
     try? StateFile.write(records, to: path, isCache: true)
@@ -125,60 +127,98 @@ package struct StampedRead {
     fields.indices.allSatisfy { record.field($0 + 1, equals: fields[$0]) }
   }
 
-  private static func fields(_ file: String, _ stamp: PathStamp) -> [String] {
-    let folder = stamp.isFolder ? "1" : "0"
-    switch stamp.kind {
-    case .absent: return ["absent", file]
-    case .node: return ["node", file, folder, String(stamp.device), String(stamp.inode)]
-    case .full:
-      let numbers = [
-        stamp.size, stamp.modified.seconds, stamp.modified.nanoseconds, stamp.changed.seconds,
-        stamp.changed.nanoseconds,
-      ]
-      return ["full", file, folder, String(stamp.device), String(stamp.inode)] + numbers.map(String.init)
+  /// The text of one path's stamp: one digit for what is there (0 nothing, 1 a file, 2 a folder), then the
+  /// device, the inode, the size and the modification and change times (seconds, nanoseconds), sixteen lowercase
+  /// hex digits each; zero for what the stamp's kind does not hold.
+  static let stampLength = 1 + 7 * 16
+
+  /// The stamps' text, one after the other.
+  static func text(of stamps: [PathStamp]) -> String {
+    var text: [UInt8] = []
+    text.reserveCapacity(stamps.count * stampLength)
+    for stamp in stamps {
+      text.append(48 + what(stamp))
+      for index in 0..<7 {
+        withUnsafeBytes(of: hexDigits(number(index, of: stamp))) { text += $0 }
+      }
+    }
+    return String(decoding: text, as: UTF8.self)
+  }
+
+  private static func what(_ stamp: PathStamp) -> UInt8 { stamp.kind == .absent ? 0 : stamp.isFolder ? 2 : 1 }
+
+  private static func number(_ index: Int, of stamp: PathStamp) -> UInt64 {
+    switch index {
+    case 0: stamp.device
+    case 1: stamp.inode
+    case 2: UInt64(bitPattern: stamp.size)
+    case 3: UInt64(bitPattern: stamp.modified.seconds)
+    case 4: UInt64(bitPattern: stamp.modified.nanoseconds)
+    case 5: UInt64(bitPattern: stamp.changed.seconds)
+    default: UInt64(bitPattern: stamp.changed.nanoseconds)
     }
   }
 
-  /// Whether the path of a stamp record stamps as the record says; false for a record that is not one.
+  /// `number`'s sixteen hex digits, most significant first, as two words whose bytes in memory are the digits'
+  /// ASCII: made with a few word operations and compared as two words, where a digit at a time cost the hook
+  /// about 25 instructions a byte.
+  static func hexDigits(_ number: UInt64) -> (UInt64, UInt64) {
+    (eightHexDigits(UInt32(truncatingIfNeeded: number >> 32)), eightHexDigits(UInt32(truncatingIfNeeded: number)))
+  }
+
+  private static func eightHexDigits(_ value: UInt32) -> UInt64 {
+    // Nibble i of the value into byte i of the word, then byte-swapped: the most significant nibble first.
+    var nibbles = UInt64(value)
+    nibbles = (nibbles | (nibbles << 16)) & 0x0000_FFFF_0000_FFFF
+    nibbles = (nibbles | (nibbles << 8)) & 0x00FF_00FF_00FF_00FF
+    nibbles = (nibbles | (nibbles << 4)) & 0x0F0F_0F0F_0F0F_0F0F
+    nibbles = nibbles.byteSwapped
+    // 1 in each byte whose nibble is 10 or more (nibble + 6 reaches 16), which becomes a letter: "a" - "0" - 10.
+    let letters = ((nibbles &+ 0x0606_0606_0606_0606) >> 4) & 0x0101_0101_0101_0101
+    let digits = nibbles &+ 0x3030_3030_3030_3030 &+ letters &* 0x27
+    // The words go to memory little-endian, lowest byte first.
+    return digits.littleEndian
+  }
+
+  /// Whether every path of a `stamps` record stamps as the record says; false for a record that is not one.
   private static func holds(_ record: StateRecord, under folder: Folder) -> Bool {
-    let expected: PathStamp
-    if record.count == 2 && record.field(0, is: "absent") {
-      expected = .absent
-    } else if (record.count == 5 && record.field(0, is: "node")) || (record.count == 10 && record.field(0, is: "full"))
-    {
-      let isFull = record.count == 10
-      // The numbers are parsed in one pass over the record: the hook checks a dozen for each stamped path.
-      let parsed = withUnsafeTemporaryAllocation(of: Int64.self, capacity: 8) { numbers -> PathStamp? in
-        let count = isFull ? 8 : 3
-        guard record.integers(from: 2, into: UnsafeMutableBufferPointer(rebasing: numbers[0..<count])) else {
-          return nil
-        }
-        let folder = numbers[0]
-        guard folder == 0 || folder == 1, numbers[1] >= 0, numbers[2] >= 0 else { return nil }
-        func time(_ at: Int) -> PathStamp.Timestamp {
-          isFull ? PathStamp.Timestamp(seconds: numbers[at], nanoseconds: numbers[at + 1]) : PathStamp.Timestamp()
-        }
-        return PathStamp(
-          kind: isFull ? .full : .node, isFolder: folder == 1, device: UInt64(numbers[1]), inode: UInt64(numbers[2]),
-          size: isFull ? numbers[3] : 0, modified: time(4), changed: time(6))
+    let paths = record.count - 2
+    let text = UnsafeRawBufferPointer(rebasing: record.bytes(1))
+    guard paths >= 1, text.count == paths * stampLength, let textBase = text.baseAddress else { return false }
+    for index in 0..<paths {
+      let field = record.bytes(2 + index)
+      guard let letter = field.first else { return false }
+      let kind: PathStamp.Kind
+      switch letter {
+      case UInt8(ascii: "a"), UInt8(ascii: "f"): kind = .full
+      case UInt8(ascii: "n"): kind = .node
+      default: return false
       }
-      guard let parsed else { return false }
-      expected = parsed
-    } else {
-      return false
+      let file = field.dropFirst()
+      let measured: PathStamp
+      if kind == .full, let shared = sharedStamp(file) {
+        measured = shared
+      } else if record.isEscaped(2 + index) {
+        // An escaped path (a tab or a backslash in it) is unescaped first.
+        measured = PathStamp(path: String(record.text(2 + index).dropFirst()), kind: kind)
+      } else if let below = folder.relative(file) {
+        measured = PathStamp(pathBytes: below, in: folder.descriptor, kind: kind)
+      } else {
+        measured = PathStamp(pathBytes: file, kind: kind)
+      }
+      // An `a` path stamps as nothing only while nothing is there.
+      if letter == UInt8(ascii: "a") && measured.kind != .absent { return false }
+      let expected = textBase + index * stampLength
+      guard expected.load(as: UInt8.self) == 48 + what(measured) else { return false }
+      for number in 0..<7 {
+        let (high, low) = hexDigits(Self.number(number, of: measured))
+        let offset = 1 + 16 * number
+        guard expected.loadUnaligned(fromByteOffset: offset, as: UInt64.self) == high,
+          expected.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self) == low
+        else { return false }
+      }
     }
-    let measuredKind: PathStamp.Kind = expected.kind == .absent ? .full : expected.kind
-    if measuredKind == .full, let shared = sharedStamp(record.bytes(1)) { return shared == expected }
-    // An escaped path (a tab or a backslash in it) is unescaped first.
-    let measured: PathStamp
-    if record.isEscaped(1) {
-      measured = PathStamp(path: record.text(1), kind: measuredKind)
-    } else if let below = folder.relative(record.bytes(1)) {
-      measured = PathStamp(pathBytes: below, in: folder.descriptor, kind: measuredKind)
-    } else {
-      measured = PathStamp(pathBytes: record.bytes(1), kind: measuredKind)
-    }
-    return measured == expected
+    return true
   }
 
   /// The global, XDG and system config files, stamped once per process: every repository's stamp has them, and a

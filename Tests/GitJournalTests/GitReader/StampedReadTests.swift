@@ -276,6 +276,20 @@ import Testing
     #expect(!world.isStamped, "a HEAD outside the local branches was trusted")
   }
 
+  /// The stamps are kept as hex digits and compared as words: each number's digits are its hex, most significant
+  /// first, so a stamp that differs in any bit of any number differs in its text.
+  @Test func stampNumbersAreTheirHexDigits() {
+    var generator = SystemRandomNumberGenerator()
+    let samples: [UInt64] =
+      [0, 1, 9, 10, 15, 16, 0xabc, 0x1234_5678_9abc_def0, UInt64(Int64.max), .max]
+      + (0..<200).map { _ in generator.next() >> UInt64.random(in: 0..<64) }
+    for number in samples {
+      let digits = withUnsafeBytes(of: StampedRead.hexDigits(number)) { String(decoding: $0, as: UTF8.self) }
+      let expected = String(repeating: "0", count: 16 - String(number, radix: 16).count) + String(number, radix: 16)
+      #expect(digits == expected, "\(number)")
+    }
+  }
+
   /// Seeded random sequences of everything above; after each step the hook's read equals a full read, and the
   /// stamp held often enough for the comparison to mean something.
   /// Runs on a thread of its own: its git calls and pauses would otherwise hold a thread of the cooperative pool
