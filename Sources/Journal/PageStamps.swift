@@ -193,6 +193,10 @@ public struct PageStamps: Sendable {
   /// the files `<name>.md` in `pageFolder`. A cache that cannot be written only costs time.
   public func save(pageFolder: String, now: Date) {
     guard let path else { return }
+    // A rebuild that found every page as the file holds it (a second rebuild that changed nothing) leaves the file
+    // as it is, without looking at every page and record again: the file says what it would say. A page or record
+    // changed since it was checked has a stamp other than the file's, and is made again by the next rebuild.
+    if isRead && noted.count == entries.count && noted.allSatisfy({ entries[$0.key] == $0.value.entry }) { return }
     var records: [[String]] = [["key", key]]
     // Each folder opened once, its files looked up by name.
     var folders: [String: OpenFolder] = [:]
