@@ -8,8 +8,9 @@ import Foundation
 @testable import Support
 
 /// A narrator's surroundings for the in-process tests: XDG state and cache folders in a scratch folder,
-/// settings pointing at a test server with short limits, and `narrative.log` written the way the commands
-/// write it.
+/// settings pointing at a test server, and `narrative.log` written the way the commands write it. The default
+/// limits are generous, so that a server that answers is never given up on under a loaded test run; a test of a
+/// deadline passes its own short one.
 struct NarratorFixture {
   let scratch: ScratchDirectory
   var settings: NarrativeSettings
@@ -17,7 +18,7 @@ struct NarratorFixture {
   static let calendar = JournalFixtures.calendar
 
   init(
-    url: String, engine: NarrativeSettings.Engine = .ollama, healthTimeout: Double = 0.5, timeout: Double = 1,
+    url: String, engine: NarrativeSettings.Engine = .ollama, healthTimeout: Double = 5, timeout: Double = 10,
     retryDelay: Double = 60
   ) throws {
     scratch = try ScratchDirectory("gitjournal-narrator")
