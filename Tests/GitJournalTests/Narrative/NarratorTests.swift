@@ -388,16 +388,17 @@ import Testing
     let server = try ModelServer(script: { request in
       let answer = ModelBehaviour(.ollama, sentence: Self.inventedAnswer).action(for: request)
       guard ModelServer.generationPaths.contains(request.path) else { return answer }
-      return .delay(request.bodyText.contains("rejected") ? 10 : 1, then: answer)
+      return .delay(request.bodyText.contains("rejected") ? 60 : 1, then: answer)
     })
-    // 4 s, so that a first answer slowed by a busy machine still leaves time for a second try.
-    let fixture = try NarratorFixture(url: server.baseURL, timeout: 4)
+    // 10 s, so that a first answer slowed by a busy machine (seconds at load 4 on two cores) still leaves time
+    // for a second try.
+    let fixture = try NarratorFixture(url: server.baseURL, timeout: 10)
     #expect(try await fixture.narrator().sentence(for: NarratorFixture.facts(), calendar: Self.calendar) == nil)
     let generations = server.requests.filter { ModelServer.generationPaths.contains($0.path) }
     #expect(generations.count == 2)
-    // About 3 s of the 4 were left for the second answer.
+    // About 9 s of the 10 were left for the second answer.
     let second = try #require(generations.last)
-    try await expectGivenUp(second, on: server, after: 3)
+    try await expectGivenUp(second, on: server, after: 9)
     #expect(!(try fixture.narrator().isBackingOff()))
     #expect(fixture.rejectionFiles.isEmpty)
     #expect(fixture.log.contains("no second answer within narrative.timeout"), "\(fixture.log)")
