@@ -4,11 +4,13 @@
 #   hook, 1 commit:   the hook after one new commit in the committing repository (three commits, each shown)
 #   rebuild cold:     `rebuild` of one 3,000-commit repository's whole history with no caches
 #   rebuild again:    the same rebuild a second time (statistics cached)
-# The world is bench/hook.sh's: REPOS (default 10) journaled repositories of 3,000 commits, committing in a clone
+# The world is bench/hook.sh's: REPOS (default 10) journaled repositories of 3,000 commits (ACTIVE of them with commits
+# today, see journaled_repos in lib.sh), committing in a clone
 # of the first, whose day already holds COMMITS (default 40) commits made through the hook. Commits get fixed times of today,
 # so two builds measured the same day meet the same work.
 # GITJOURNAL=<binary> measures that binary instead of building this tree's; HOOK_ONLY=1 leaves out the rebuild;
 # ENGINE=<engine> sets narrative.engine (off: no model, as a user without one; the default config says ollama).
+# PROFILE=<folder> keeps each measurement's callgrind profile there (for callgrind_annotate), in the order made.
 # MACHINES=<n> (default 1) puts the records of today of n-1 other machines writing the same journal beside this
 # one's, each with COMMITS commits of its own in projects of the same names (a build before issue 20 ignores them).
 source "$(dirname "$0")/lib.sh"
@@ -45,8 +47,9 @@ for _ in $(seq 1 "${COMMITS:-40}"); do commit; done
 other_machines "$HOME/journal/.gitjournal" "$today" "${MACHINES:-1}"
 
 instructions() { # instructions <folder> <gitjournal arguments...>
-  local folder="$1"; shift
-  (cd "$folder" && valgrind --tool=callgrind --callgrind-out-file=/dev/null "$GITJOURNAL" "$@" 2>&1 >/dev/null) |
+  local folder="$1" out=/dev/null; shift
+  if [ -n "${PROFILE:-}" ]; then mkdir -p "$PROFILE"; out="$PROFILE/callgrind.$(date +%s%N)"; fi
+  (cd "$folder" && valgrind --tool=callgrind --callgrind-out-file="$out" "$GITJOURNAL" "$@" 2>&1 >/dev/null) |
     sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
 }
 millions() { awk -v n="$1" 'BEGIN { printf "%.1f M", n / 1e6 }'; }
@@ -58,12 +61,13 @@ for _ in 1 2 3; do
   echo "hook, 1 commit: $(millions "$(instructions "$clone" hook post-commit)")"
 done
 
+[ "${HOOK_ONLY:-0}" = 1 ] && exit 0
+
 # The rebuild reads one repository only: a config of its own.
 export HOME="$BENCH/instructions-rebuild-home"
 rm -rf "$HOME"; mkdir -p "$HOME"
+make_repo "$BENCH/repos/r2" 3000 --seed 2 --branches 4 --days 200
 "$GITJOURNAL" repos add "$BENCH/repos/r2" >/dev/null
 first=$(git -C "$BENCH/repos/r2" log --branches --format=%ad --date=format:%Y-%m-%d | sort | sed -n 1p)
-[ "${HOOK_ONLY:-0}" = 1 ] && exit 0
-make_repo "$BENCH/repos/r2" 3000 --seed 2 --branches 4 --days 200
 echo "rebuild cold: $(millions "$(instructions "$HOME" rebuild --since "$first" --all-authors --no-narrative)")"
 echo "rebuild again: $(millions "$(instructions "$HOME" rebuild --since "$first" --all-authors --no-narrative)")"

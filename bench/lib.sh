@@ -17,18 +17,26 @@ make_repo() {
   fi
 }
 
-# journaled_repos N: the paths of N generated repositories of 3,000 commits, one a line. The first ten (r1..r10)
-# each have about a dozen commits today; the ones past ten are quiet (nothing in the last three days): clones of
-# ten generated repositories, so that a hundred take minutes to make, not a quarter of an hour.
+# journaled_repos N: the paths of N generated repositories of 3,000 commits, one a line. The first ACTIVE (default
+# 10, at most 10) of them, r1..r10, each have 8 commits today, up to noon whatever the time the benchmark runs, so
+# that a day's measurements meet the same work (they are made again on another day). The others are quiet
+# (nothing in the last three days): clones of ten generated repositories, so that a hundred take minutes to make,
+# not a quarter of an hour.
 journaled_repos() {
-  local count="$1" i
+  local count="$1" active="${ACTIVE:-10}" i today noon
+  today=$(date +%F)
+  noon=$(date -d "$today 12:00" +%s)
   for i in $(seq 1 "$count"); do
-    if [ "$i" -le 10 ]; then
-      make_repo "$BENCH/repos/r$i" 3000 --seed "$i" --branches 4 --days 200 >&2
+    if [ "$i" -le "$active" ] && [ "$i" -le 10 ]; then
+      if [ "$(cat "$BENCH/repos/r$i.day" 2>/dev/null)" != "$today" ]; then
+        rm -rf "$BENCH/repos/r$i"
+        make_repo "$BENCH/repos/r$i" 3000 --seed "$i" --branches 4 --days 200 --end "$noon" >&2
+        echo "$today" > "$BENCH/repos/r$i.day"
+      fi
       echo "$BENCH/repos/r$i"
     else
-      local base="$BENCH/repos/quiet$(( (i - 11) % 10 + 1 ))"
-      make_repo "$base" 3000 --seed "$(( 100 + (i - 11) % 10 ))" --branches 4 --days 200 \
+      local base="$BENCH/repos/quiet$(( (i - 1) % 10 + 1 ))"
+      make_repo "$base" 3000 --seed "$(( 100 + (i - 1) % 10 ))" --branches 4 --days 200 \
         --end "$(( $(date +%s) - 3 * 86400 ))" >&2
       [ -d "$BENCH/repos/q$i/.git" ] || git clone -q "$base" "$BENCH/repos/q$i" >&2
       echo "$BENCH/repos/q$i"
