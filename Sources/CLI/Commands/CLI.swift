@@ -22,7 +22,7 @@ public enum CLI {
     usage: "<command> [<options>]")
 
   /// Runs one command line. Output goes to the given streams so tests can run commands in process.
-  public static func main(
+  public nonisolated(nonsending) static func main(
     arguments: [String], environment: Environment, standardOutput: TextOutput = .standardOutput,
     standardError: TextOutput = .standardError
   ) async -> Int32 {

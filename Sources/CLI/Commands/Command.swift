@@ -7,13 +7,13 @@ import Support
 protocol Command {
   static var spec: CommandSpec { get }
   init(_ arguments: ParsedArguments) throws(UsageError)
-  func run(_ context: CommandContext) async throws -> Int32
+  nonisolated(nonsending) func run(_ context: CommandContext) async throws -> Int32
 }
 
 /// A command in the CLI's table: its spec, and a closure that builds and runs it.
 struct RegisteredCommand: Sendable {
   let spec: CommandSpec
-  let execute: @Sendable (ParsedArguments, CommandContext) async throws -> Int32
+  let execute: nonisolated(nonsending) @Sendable (ParsedArguments, CommandContext) async throws -> Int32
 
   init<C: Command>(_ type: C.Type) {
     spec = C.spec

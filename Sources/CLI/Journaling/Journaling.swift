@@ -138,7 +138,7 @@ struct Journaling: Sendable {
 
   /// Refreshes a few days (the hook): the repositories are read and the files written while holding the
   /// journal lock, so two processes never write facts older than what the other saw.
-  func refresh(days: [Day]) async throws -> Report {
+  nonisolated(nonsending) func refresh(days: [Day]) async throws -> Report {
     try await store.locked { locked in
       let reading = await reader.read(days: days, policy: .hook)
       var report = Report(written: [], skipped: reading.skipped)

@@ -189,6 +189,11 @@ import Testing
     #expect(fixture.log.components(separatedBy: "health check").count == 2, "log: \(fixture.log)")
   }
 
+  /// How long the cancellation tests wait for the request to reach the server. The narrator's health check is a
+  /// task of its own on the cooperative pool, which the suite's other tests keep busy (two threads, each blocked
+  /// while a `git` or `gitjournal` child runs): at its start, its queue held the check for over a minute.
+  static let requestArrival = 240.0
+
   /// Cancelling the caller closes the generation's connection at once, and is not the server's fault.
   @Test func cancellationReachesTheGenerationRequest() async throws {
     let server = try ModelServer(ModelBehaviour(.ollama, generationFault: .silent))
@@ -198,7 +203,7 @@ import Testing
       await CancellationProbe.cancel {
         await narrator.sentence(for: NarratorFixture.facts(), calendar: Self.calendar)
       } once: {
-        await server.waitUntil(timeout: 60) { $0.generationRequestCount == 1 }
+        await server.waitUntil(timeout: Self.requestArrival) { $0.generationRequestCount == 1 }
       }
     }
     let (sentence, _, cancelledAt) = try #require(probe, "the generation never reached the server")
@@ -218,7 +223,7 @@ import Testing
       await CancellationProbe.cancel {
         await narrator.sentence(for: NarratorFixture.facts(), calendar: Self.calendar)
       } once: {
-        await server.waitUntil(timeout: 60) { $0.healthRequestCount == 1 }
+        await server.waitUntil(timeout: Self.requestArrival) { $0.healthRequestCount == 1 }
       }
     }
     let (sentence, _, cancelledAt) = try #require(probe, "the health check never reached the server")

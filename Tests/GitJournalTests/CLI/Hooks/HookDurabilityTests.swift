@@ -92,4 +92,23 @@ import Testing
     #expect(synced.last == world.journalDirectory || synced.dropLast().last == world.journalDirectory, "\(synced)")
     #expect(world.journal(first.day)?.contains("My own note.") == true)
   }
+
+  /// The hook of a commit runs on the main thread: no thread is started for the one repository it reads with
+  /// libgit2, the stored reads of the quiet ones, or the hop of an async function to Swift's pool, whose first job
+  /// starts four threads (a few milliseconds of every commit on a machine where a thread's start is slow).
+  @Test func theHookOfACommitStartsNoThread() throws {
+    try world.commit(in: try world.makeInstalledRepository("code/quiet"), "Quiet since")
+    // A repository whose refs changed in the last tenth of a second is read again rather than trusted to its
+    // stamp: after this, the hook of "Start" stores the quiet one's read with a stamp the next hook trusts.
+    Thread.sleep(forTimeInterval: 0.2)
+    try world.commit(in: repository, "Start")
+    let calls = try tracedHook(calls: "clone,clone3,openat")
+    // The openat calls show the trace saw the hook at work.
+    #expect(calls.contains { $0.contains("openat(") && $0.contains(world.journalDirectory) }, "\(calls)")
+    // The hook's own process only: the narrator it may start (a process of its own) has threads of its own. A
+    // thread the hook started would be started by its first thread, before any other.
+    let hook = try #require(calls.first?.prefix { $0 != " " })
+    let started = calls.filter { $0.hasPrefix(hook + " ") && $0.contains("CLONE_THREAD") }
+    #expect(started.isEmpty, "threads started: \(started)")
+  }
 }
