@@ -37,33 +37,55 @@ public enum JournalMerger {
     return (merged, merged == fresh)
   }
 
+  /// The existing file with gitjournal's front-matter keys and its managed block replaced. The block is found in
+  /// the body's bytes and the text around it copied whole: splitting a busy day's page into a string per line and
+  /// joining them again was a tenth of a hook's instructions.
   private static func mergeUserText(page: JournalPage, block: String, into existing: String, pageName: String) -> String
   {
-
     let (frontMatterLines, bodyText) = splitFrontMatter(existing)
     let frontMatter = renderFrontMatter(page.frontMatter, userLines: frontMatterLines ?? [])
-    var lines = Self.lines(of: bodyText)
+    let body = Array(bodyText.utf8)
 
-    if let found = findBlock(in: lines) {
-      // A file saved with CRLF line endings still holds the block as written.
-      let oldBody = lines[(found.begin + 1)..<found.end].map { $0.hasSuffix("\r") ? String($0.dropLast()) : $0 }
-        .joined(separator: "\n")
-      var replacement = Self.lines(of: block)
-      if checksum(in: lines[found.end]) != ContentHash.hex(of: oldBody).prefix(12) && oldBody != page.blockBody {
-        replacement += [
-          "", "<!-- gitjournal: the text below was edited inside the generated block and kept here on \(pageName) -->",
-        ]
-        replacement += lines[(found.begin + 1)..<found.end]
+    if let found = findBlock(inBytes: body) {
+      // The lines between the markers, as written, and as the checksum was made of them: without the carriage
+      // return of a file saved with CRLF line endings.
+      let inside =
+        found.end.lowerBound > found.begin.upperBound + 1
+        ? body[(found.begin.upperBound + 1)..<(found.end.lowerBound - 1)] : nil
+      let oldBody =
+        inside.map { String(decoding: $0.contains(13) ? withoutLineEndCarriageReturns($0) : Array($0), as: UTF8.self) }
+        ?? ""
+      var replacement = block
+      let endLine = String(decoding: body[found.end], as: UTF8.self)
+      if checksum(in: endLine) != ContentHash.hex(of: oldBody).prefix(12) && oldBody != page.blockBody {
+        replacement +=
+          "\n\n<!-- gitjournal: the text below was edited inside the generated block and kept here on \(pageName) -->"
+        if let inside { replacement += "\n" + String(decoding: inside, as: UTF8.self) }
       }
-      lines.replaceSubrange(found.begin...found.end, with: replacement)
-      return frontMatter + lines.joined(separator: "\n")
+      return frontMatter + String(decoding: body[..<found.begin.lowerBound], as: UTF8.self) + replacement
+        + String(decoding: body[found.end.upperBound...], as: UTF8.self)
     }
 
     // A file without a block keeps all its text; the block goes at the end.
-    var body = bodyText
-    if !body.isEmpty && body.unicodeScalars.last != "\n" { body += "\n" }
-    if !body.isEmpty { body += "\n" }
-    return frontMatter + body + block + "\n"
+    var text = bodyText
+    if !text.isEmpty && text.unicodeScalars.last != "\n" { text += "\n" }
+    if !text.isEmpty { text += "\n" }
+    return frontMatter + text + block + "\n"
+  }
+
+  /// `lines`' bytes without the carriage return that ends a line (the last before each line feed, and one at the
+  /// very end).
+  private static func withoutLineEndCarriageReturns(_ lines: ArraySlice<UInt8>) -> [UInt8] {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(lines.count)
+    var index = lines.startIndex
+    while index < lines.endIndex {
+      let byte = lines[index]
+      let next = index + 1
+      if !(byte == 13 && (next == lines.endIndex || lines[next] == 10)) { bytes.append(byte) }
+      index = next
+    }
+    return bytes
   }
 
   /// `text` with the links line at the end of its managed block replaced by `links`, or nil when the block is not
@@ -125,15 +147,45 @@ public enum JournalMerger {
   /// nearest above it. Marker comments the user typed (no checksum) are the user's text, wherever they are.
   static func findBlock(in lines: [String]) -> (begin: Int, end: Int)? {
     var begin: Int?
-    for (index, line) in lines.enumerated() where mayBeMarker(line) {
-      let trimmed = line.trimmingWhitespace()
-      if trimmed.hasPrefix(beginPrefix) && trimmed.hasSuffix("-->") {
-        begin = index
-      } else if trimmed.hasPrefix(endPrefix) && trimmed.hasSuffix("-->"), let begin,
-        checksum(in: String(trimmed))?.count == 12
-      {
-        return (begin, index)
+    for (index, line) in lines.enumerated() {
+      switch marker(line) {
+      case .begin: begin = index
+      case .end: if let begin { return (begin, index) }
+      case nil: continue
       }
+    }
+    return nil
+  }
+
+  /// `findBlock(in:)` on a text's bytes, without splitting it into lines: the byte ranges of the two marker lines,
+  /// without their line feeds.
+  static func findBlock(inBytes bytes: [UInt8]) -> (begin: Range<Int>, end: Range<Int>)? {
+    var begin: Range<Int>?
+    var start = 0
+    while true {
+      let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+      let line = bytes[start..<end]
+      if mayBeMarker(line) {
+        switch marker(String(decoding: line, as: UTF8.self)) {
+        case .begin: begin = start..<end
+        case .end: if let begin { return (begin, start..<end) }
+        case nil: break
+        }
+      }
+      guard end < bytes.count else { return nil }
+      start = end + 1
+    }
+  }
+
+  private enum Marker { case begin, end }
+
+  /// Whether `line` is a begin marker, an end marker with gitjournal's checksum, or neither.
+  private static func marker(_ line: String) -> Marker? {
+    guard mayBeMarker(line.utf8) else { return nil }
+    let trimmed = line.trimmingWhitespace()
+    if trimmed.hasPrefix(beginPrefix) && trimmed.hasSuffix("-->") { return .begin }
+    if trimmed.hasPrefix(endPrefix) && trimmed.hasSuffix("-->"), checksum(in: String(trimmed))?.count == 12 {
+      return .end
     }
     return nil
   }
@@ -141,8 +193,8 @@ public enum JournalMerger {
   /// Whether a line can be a marker once trimmed: its first byte after ASCII spaces is `<`, or not ASCII (which
   /// may be Unicode whitespace, left to `trimmingWhitespace`). Most of a page's lines are ruled out by a byte or
   /// two instead of being trimmed by Unicode scalars.
-  private static func mayBeMarker(_ line: String) -> Bool {
-    for byte in line.utf8 {
+  private static func mayBeMarker(_ line: some Sequence<UInt8>) -> Bool {
+    for byte in line {
       if byte == UInt8(ascii: " ") || (UInt8(ascii: "\t")...UInt8(ascii: "\r")).contains(byte) { continue }
       return byte == UInt8(ascii: "<") || byte >= 0x80
     }

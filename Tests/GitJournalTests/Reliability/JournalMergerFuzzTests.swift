@@ -98,6 +98,50 @@ extension Reliability {
       return true
     }
 
+    /// The merge as it was made before it worked on the file's bytes: line by line, each line a string, the
+    /// block's lines replaced in the array and the lines joined again.
+    static func lineByLineMerge(page: JournalPage, into existing: String, pageName: String) -> String {
+      let block = JournalMerger.renderBlock(page.blockBody)
+      let fresh =
+        JournalMerger.renderFrontMatter(page.frontMatter, userLines: []) + "\n" + page.title + "\n\n" + block + "\n"
+      guard !existing.isEmpty, existing != fresh else { return fresh }
+      let (frontMatterLines, bodyText) = JournalMerger.splitFrontMatter(existing)
+      let frontMatter = JournalMerger.renderFrontMatter(page.frontMatter, userLines: frontMatterLines ?? [])
+      var lines = JournalMerger.lines(of: bodyText)
+      if let found = JournalMerger.findBlock(in: lines) {
+        let oldBody = lines[(found.begin + 1)..<found.end].map { $0.hasSuffix("\r") ? String($0.dropLast()) : $0 }
+          .joined(separator: "\n")
+        var replacement = JournalMerger.lines(of: block)
+        let endLine = lines[found.end]
+        let written = endLine.range(of: "checksum=").map { endLine[$0.upperBound...].prefix { $0.isHexDigit } }
+        if written != ContentHash.hex(of: oldBody).prefix(12) && oldBody != page.blockBody {
+          replacement += [
+            "",
+            "<!-- gitjournal: the text below was edited inside the generated block and kept here on \(pageName) -->",
+          ]
+          replacement += lines[(found.begin + 1)..<found.end]
+        }
+        lines.replaceSubrange(found.begin...found.end, with: replacement)
+        return frontMatter + lines.joined(separator: "\n")
+      }
+      var body = bodyText
+      if !body.isEmpty && body.unicodeScalars.last != "\n" { body += "\n" }
+      if !body.isEmpty { body += "\n" }
+      return frontMatter + body + block + "\n"
+    }
+
+    /// The merge on bytes gives, for every random file, exactly the text the line-by-line merge gave.
+    @Test func theMergeOnBytesEqualsTheMergeLineByLine() {
+      var random = SeededGenerator(seed: 20_261_202)
+      for round in 0..<2_000 {
+        let (existing, page) = Self.randomFile(&random)
+        let merged = JournalMerger.merge(page: page, into: existing, pageName: "2026-12-02")
+        let expected = Self.lineByLineMerge(page: page, into: existing, pageName: "2026-12-02")
+        #expect(merged == expected, "round \(round): \(existing.debugDescription)")
+        if merged != expected { break }
+      }
+    }
+
     @Test func randomFilesKeepEveryLineTheUserWrote() {
       var random = SeededGenerator(seed: 20_261_130)
       let rounds = 1_000
