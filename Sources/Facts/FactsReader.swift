@@ -115,9 +115,9 @@ public struct FactsReader: Sendable {
     var end: Int64
   }
 
-  /// How many stored reads make a run of their own on another core. Starting a task group's threads costs what
-  /// reading about fifty quiet repositories does (a hook with 100 of them: 18.2 ms on this task alone, 19.2 ms on
-  /// two cores with the 11 threads the group started), and a hook with fewer repositories more than it saves.
+  /// How many stored reads make a run of their own on another core. Starting a task group's threads costs about
+  /// what the second core saves on a hundred quiet repositories (a hook with 100: as fast on this task alone as on
+  /// two cores with the 11 threads the group started), and more than it saves on fewer.
   static let storedReadsPerRun = 100
 
   /// The stored read of each repository whose stamp holds (see `StampedRead`), nil for the others. A quiet
