@@ -3,7 +3,8 @@
 #   no hook | an empty #!/bin/sh hook | gitjournal's hook | a do-it-yourself hook running
 #   `git log --since=midnight` in each journaled repository.
 # The journal reads REPOS (default 10) repositories of 3,000 commits besides the one committed in, the first ten
-# (ACTIVE, default 10) with commits today, the others quiet (see journaled_repos in lib.sh); BIG=1: the last one has 100k commits.
+# (ACTIVE, default 10) with commits today, the others quiet (see journaled_repos in lib.sh); BIG=1: the last one
+# has 100k commits.
 # BASELINE=<binary>: a fifth variant, that build's hook in a clone and HOME of its own (the same repositories),
 # so that two builds are timed in one run. INTERLEAVE=1: the variants' runs interleaved (bench/interleave.py)
 # instead of hyperfine's one command after the other, for a machine whose load changes. MACHINES=<n> (default 1):
@@ -29,7 +30,7 @@ fi
 variants="none empty gitjournal diy${BASELINE:+ baseline}"
 for variant in $variants; do
   rm -rf "$BENCH/commit-$variant"
-  git clone -q "$BENCH/repos/r1" "$BENCH/commit-$variant"
+  git clone -q "${repos[0]}" "$BENCH/commit-$variant"
 done
 printf '#!/bin/sh\n' > "$BENCH/commit-empty/.git/hooks/post-commit"
 chmod +x "$BENCH/commit-empty/.git/hooks/post-commit"

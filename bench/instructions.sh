@@ -4,10 +4,10 @@
 #   hook, 1 commit:   the hook after one new commit in the committing repository (three commits, each shown)
 #   rebuild cold:     `rebuild` of one 3,000-commit repository's whole history with no caches
 #   rebuild again:    the same rebuild a second time (statistics cached)
-# The world is bench/hook.sh's: REPOS (default 10) journaled repositories of 3,000 commits (ACTIVE of them with commits
-# today, see journaled_repos in lib.sh), committing in a clone
-# of the first, whose day already holds COMMITS (default 40) commits made through the hook. Commits get fixed times of today,
-# so two builds measured the same day meet the same work.
+# The world is bench/hook.sh's: REPOS (default 10) journaled repositories of 3,000 commits (ACTIVE of them with
+# commits today, see journaled_repos in lib.sh), committing in a clone of the first, whose day already holds COMMITS
+# (default 40) commits made through the hook. Commits get fixed times of today, so two builds measured the same day
+# meet the same work.
 # GITJOURNAL=<binary> measures that binary instead of building this tree's; HOOK_ONLY=1 leaves out the rebuild;
 # ENGINE=<engine> sets narrative.engine (off: no model, as a user without one; the default config says ollama).
 # PROFILE=<folder> keeps each measurement's callgrind profile there (for callgrind_annotate), in the order made.
@@ -19,6 +19,7 @@ command -v valgrind >/dev/null || { echo "bench: valgrind is missing (apt-get in
 # Debian 12's valgrind gives up on the debug information of the multi-target build ("possibly corrupted
 # debuginfo file"); a copy without it runs the same instructions.
 strip -g -o "$BENCH/gitjournal-measured" "$GITJOURNAL"
+if [ -n "${PROFILE:-}" ]; then mkdir -p "$PROFILE"; PROFILE="$(cd "$PROFILE" && pwd)"; fi
 GITJOURNAL="$BENCH/gitjournal-measured"
 
 export HOME="$BENCH/instructions-home" GIT_CONFIG_NOSYSTEM=1 SWIFT_DETERMINISTIC_HASHING=1
@@ -29,7 +30,7 @@ git config --global user.name Me
 mapfile -t repos < <(journaled_repos "${REPOS:-10}")
 clone="$BENCH/commit-instructions"
 rm -rf "$clone"
-git clone -q "$BENCH/repos/r1" "$clone"
+git clone -q "${repos[0]}" "$clone"
 for repo in "${repos[@]}"; do "$GITJOURNAL" repos add "$repo" >/dev/null; done
 if [ -n "${ENGINE:-}" ]; then git config -f "$HOME/.config/gitjournal/config" narrative.engine "$ENGINE"; fi
 (cd "$clone" && "$GITJOURNAL" install >/dev/null)
@@ -48,7 +49,7 @@ other_machines "$HOME/journal/.gitjournal" "$today" "${MACHINES:-1}"
 
 instructions() { # instructions <folder> <gitjournal arguments...>
   local folder="$1" out=/dev/null; shift
-  if [ -n "${PROFILE:-}" ]; then mkdir -p "$PROFILE"; out="$PROFILE/callgrind.$(date +%s%N)"; fi
+  if [ -n "${PROFILE:-}" ]; then out="$PROFILE/callgrind.$(date +%s%N)"; fi
   (cd "$folder" && valgrind --tool=callgrind --callgrind-out-file="$out" "$GITJOURNAL" "$@" 2>&1 >/dev/null) |
     sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
 }

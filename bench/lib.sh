@@ -18,10 +18,10 @@ make_repo() {
 }
 
 # journaled_repos N: the paths of N generated repositories of 3,000 commits, one a line. The first ACTIVE (default
-# 10, at most 10) of them, r1..r10, each have 8 commits today, up to noon whatever the time the benchmark runs, so
-# that a day's measurements meet the same work (they are made again on another day). The others are quiet
-# (nothing in the last three days): clones of ten generated repositories, so that a hundred take minutes to make,
-# not a quarter of an hour.
+# 10, at most 10) of them, r1..r10, each have 7 commits today (one every 96 minutes, up to noon) whatever the time
+# the benchmark runs, so that a day's measurements meet the same work (they are made again on another day). The
+# others are quiet (nothing in the last three days): clones of ten generated repositories, so that a hundred take
+# minutes to make, not a quarter of an hour.
 journaled_repos() {
   local count="$1" active="${ACTIVE:-10}" i today noon
   today=$(date +%F)

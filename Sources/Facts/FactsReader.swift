@@ -18,7 +18,8 @@ public struct FactsReader: Sendable {
   }
 
   /// The facts of `days`. Each repository is walked once for the span from the first to the last day, or answered
-  /// from its stored read; the repositories are read in parallel.
+  /// from its stored read; the repositories that have to be walked are read in parallel, a single one on the
+  /// caller's task (with its executor: the hook's main thread).
   public nonisolated(nonsending) func read(days: [Day], policy: ReadPolicy) async -> Reading {
     guard let first = days.min(), let last = days.max() else { return Reading(days: [:], skipped: [], readPaths: []) }
     let calendar = sources.calendar
@@ -48,10 +49,13 @@ public struct FactsReader: Sendable {
     }
     // The others are opened with libgit2, each by a task with its own handle, one per core at a time; a single
     // one (the repository a hook commits in) on this task, without starting the threads of a task group.
-    if misses.count == 1, let read = misses.first {
-      outcomes[read.index] = Result { () throws(RepositoryProblem) in
+    @Sendable func walk(_ read: Read) -> Outcome {
+      Result { () throws(RepositoryProblem) in
         try read.scan.commits(authoredFrom: span.start, to: read.end, checkingStored: false)
       }
+    }
+    if misses.count == 1, let read = misses.first {
+      outcomes[read.index] = walk(read)
     } else if misses.count > 1 {
       await withTaskGroup(of: (Int, Outcome).self) { group in
         var next = 0
@@ -59,12 +63,7 @@ public struct FactsReader: Sendable {
           guard next < misses.count else { return }
           let read = misses[next]
           next += 1
-          group.addTask {
-            let outcome = Result { () throws(RepositoryProblem) in
-              try read.scan.commits(authoredFrom: span.start, to: read.end, checkingStored: false)
-            }
-            return (read.index, outcome)
-          }
+          group.addTask { (read.index, walk(read)) }
         }
         for _ in 0..<width { addNext() }
         while let (index, outcome) = await group.next() {

@@ -196,20 +196,24 @@ package struct StampedRead {
       }
       let file = field.dropFirst()
       let measured: PathStamp
-      if kind == .full, let shared = sharedStamp(file) {
-        measured = shared
-      } else if record.isEscaped(2 + index) {
+      if record.isEscaped(2 + index) {
         // An escaped path (a tab or a backslash in it) is unescaped first.
         measured = PathStamp(path: String(record.text(2 + index).dropFirst()), kind: kind)
       } else if let below = folder.relative(file) {
+        // Below the repository's folder: not one of the shared config files, unless the repository holds the
+        // home folder, and then it is measured here as well as it would be there.
         measured = PathStamp(pathBytes: below, in: folder.descriptor, kind: kind)
+      } else if kind == .full, let shared = sharedStamp(file) {
+        measured = shared
       } else {
         measured = PathStamp(pathBytes: file, kind: kind)
       }
       let expected = textBase + index * stampLength
       guard expected.load(as: UInt8.self) == 48 + what(measured) else { return false }
       for number in 0..<7 {
-        let (high, low) = hexDigits(Self.number(number, of: measured))
+        let value = Self.number(number, of: measured)
+        // Most numbers of a path that is absent, or stamped as a folder's node, are zero: their digits are known.
+        let (high, low) = value == 0 ? zeroDigits : hexDigits(value)
         let offset = 1 + 16 * number
         guard expected.loadUnaligned(fromByteOffset: offset, as: UInt64.self) == high,
           expected.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self) == low
@@ -218,6 +222,9 @@ package struct StampedRead {
     }
     return true
   }
+
+  /// `hexDigits(0)`: sixteen ASCII zeros, whatever the byte order.
+  private static let zeroDigits: (UInt64, UInt64) = (0x3030_3030_3030_3030, 0x3030_3030_3030_3030)
 
   /// The global, XDG and system config files, stamped once per process: every repository's stamp has them, and a
   /// hook with a hundred repositories would `stat` each a hundred times. A change to one while a hook runs counts

@@ -53,8 +53,11 @@ public enum JournalMerger {
         found.end.lowerBound > found.begin.upperBound + 1
         ? body[(found.begin.upperBound + 1)..<(found.end.lowerBound - 1)] : nil
       let oldBody =
-        inside.map { String(decoding: $0.contains(13) ? withoutLineEndCarriageReturns($0) : Array($0), as: UTF8.self) }
-        ?? ""
+        inside.map { lines in
+          lines.contains(13)
+            ? String(decoding: withoutLineEndCarriageReturns(lines), as: UTF8.self)
+            : String(decoding: lines, as: UTF8.self)
+        } ?? ""
       var replacement = block
       let endLine = String(decoding: body[found.end], as: UTF8.self)
       if checksum(in: endLine) != ContentHash.hex(of: oldBody).prefix(12) && oldBody != page.blockBody {

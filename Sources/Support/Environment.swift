@@ -133,9 +133,9 @@ public struct Environment: Sendable {
         // The link's name is made in place: this runs for every configured repository.
         var name: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
         let length = withUnsafeMutableBytes(of: &name) { bytes -> Int in
-          let prefix = "/proc/self/fd/".utf8
-          var end = prefix.count
-          for (index, byte) in prefix.enumerated() { bytes[index] = byte }
+          let prefix: StaticString = "/proc/self/fd/"
+          var end = prefix.utf8CodeUnitCount
+          bytes.baseAddress!.copyMemory(from: prefix.utf8Start, byteCount: end)
           var digits = descriptor
           repeat {
             bytes[end] = UInt8(48 + digits % 10)
@@ -143,7 +143,7 @@ public struct Environment: Sendable {
             end += 1
           } while digits > 0
           // The digits were written lowest first.
-          var low = prefix.count
+          var low = prefix.utf8CodeUnitCount
           var high = end - 1
           while low < high {
             bytes.swapAt(low, high)

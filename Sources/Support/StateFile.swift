@@ -99,23 +99,29 @@ package enum StateFile {
         if index > 0 { bytes.append(9) }
         var field = record[index]
         field.withUTF8 { utf8 in
-          guard utf8.contains(where: { $0 == 92 || $0 == 9 || $0 == 10 || $0 == 13 }) else {
+          guard utf8.contains(where: { escape(of: $0) != nil }) else {
             bytes.append(contentsOf: utf8)
             return
           }
           for byte in utf8 {
-            switch byte {
-            case 92: bytes += [92, 92]
-            case 9: bytes += [92, UInt8(ascii: "t")]
-            case 10: bytes += [92, UInt8(ascii: "n")]
-            case 13: bytes += [92, UInt8(ascii: "r")]
-            default: bytes.append(byte)
-            }
+            if let letter = escape(of: byte) { bytes += [92, letter] } else { bytes.append(byte) }
           }
         }
       }
       bytes.append(10)
     }
     return bytes
+  }
+
+  /// The letter that follows a backslash for a byte that a field cannot hold as it is: a backslash, a tab, a line
+  /// feed or a carriage return.
+  private static func escape(of byte: UInt8) -> UInt8? {
+    switch byte {
+    case 92: 92
+    case 9: UInt8(ascii: "t")
+    case 10: UInt8(ascii: "n")
+    case 13: UInt8(ascii: "r")
+    default: nil
+    }
   }
 }

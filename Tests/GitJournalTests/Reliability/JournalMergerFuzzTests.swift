@@ -22,7 +22,9 @@ extension Reliability {
       "<!-- a comment of mine -->", "<!-- gitjournal:begin my own copy -->",
       "<!-- gitjournal:end checksum=deadbeef0000 -->",
       "  <!-- gitjournal:end -->", "text <!-- gitjournal:begin --> inline", "checksum=", "`code`", "```", "é 🙂 日本",
-      "\u{2028}", "\u{0}", "&amp; <b>", "line with trailing spaces   ", "carriage\r",
+      "\u{2028}", "\u{0}", "&amp; <b>", "line with trailing spaces   ", "carriage\r", "\r",
+      "\u{00A0}<!-- gitjournal:end checksum=deadbeef0000 -->", "\u{3000}<!-- gitjournal:begin -->",
+      "<!-- gitjournal:begin -->\r", "e\u{301}",
     ]
     static let subjects = [
       "Fix", "Add `x`", "<!-- gitjournal:end -->", "a\nb", "Ünïcödé", "---", "Refactor & test", "",
@@ -99,7 +101,8 @@ extension Reliability {
     }
 
     /// The merge as it was made before it worked on the file's bytes: line by line, each line a string, the
-    /// block's lines replaced in the array and the lines joined again.
+    /// block's lines replaced in the array and the lines joined again. It finds the markers with the same
+    /// `findBlock(in:)` as the merge, so what it checks is how the text is cut and put together around them.
     static func lineByLineMerge(page: JournalPage, into existing: String, pageName: String) -> String {
       let block = JournalMerger.renderBlock(page.blockBody)
       let fresh =
@@ -130,15 +133,17 @@ extension Reliability {
       return frontMatter + body + block + "\n"
     }
 
-    /// The merge on bytes gives, for every random file, exactly the text the line-by-line merge gave.
+    /// The merge on bytes gives, for every random file, exactly the bytes the line-by-line merge gave (`==` on
+    /// strings would take two spellings of one character for the same).
     @Test func theMergeOnBytesEqualsTheMergeLineByLine() {
       var random = SeededGenerator(seed: 20_261_202)
       for round in 0..<2_000 {
         let (existing, page) = Self.randomFile(&random)
         let merged = JournalMerger.merge(page: page, into: existing, pageName: "2026-12-02")
         let expected = Self.lineByLineMerge(page: page, into: existing, pageName: "2026-12-02")
-        #expect(merged == expected, "round \(round): \(existing.debugDescription)")
-        if merged != expected { break }
+        let same = Array(merged.utf8) == Array(expected.utf8)
+        #expect(same, "round \(round): \(existing.debugDescription)")
+        if !same { break }
       }
     }
 
