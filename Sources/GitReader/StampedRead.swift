@@ -184,6 +184,7 @@ package struct StampedRead {
     let paths = record.count - 2
     let text = UnsafeRawBufferPointer(rebasing: record.bytes(1))
     guard paths >= 1, text.count == paths * stampLength, let textBase = text.baseAddress else { return false }
+    let hasEscapes = record.hasEscapes
     for index in 0..<paths {
       let field = record.bytes(2 + index)
       guard let letter = field.first else { return false }
@@ -196,7 +197,7 @@ package struct StampedRead {
       }
       let file = field.dropFirst()
       let measured: PathStamp
-      if record.isEscaped(2 + index) {
+      if hasEscapes && record.isEscaped(2 + index) {
         // An escaped path (a tab or a backslash in it) is unescaped first.
         measured = PathStamp(path: String(record.text(2 + index).dropFirst()), kind: kind)
       } else if let below = folder.relative(file) {

@@ -116,6 +116,10 @@ package struct StateRecord {
     return same ?? field.elementsEqual(text.utf8)
   }
 
+  /// Whether any field holds a backslash: one look at the whole line, where a record of many fields (a repository's
+  /// fifteen stamped paths) would otherwise be searched field by field.
+  package var hasEscapes: Bool { StateFile.firstIndex(of: 92, in: buffer, from: start, to: end) != nil }
+
   /// Whether field `index` holds a backslash, that is, an escape.
   package func isEscaped(_ index: Int) -> Bool {
     let field = bytes(index)

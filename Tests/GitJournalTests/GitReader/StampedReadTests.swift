@@ -108,6 +108,16 @@ import Testing
     try expectSeen(world) { try world.commit("Second") }
   }
 
+  /// A folder whose name holds a backslash and a tab: its paths are escaped in the stamps record (the record is
+  /// looked at once for any escape, then field by field), and the stamp holds and breaks as for any other.
+  @Test func aFolderWhoseNameIsEscaped() throws {
+    let world = try World()
+    let folder = world.repository.owner.path("back\\slash\tand tab")
+    try world.repository.git(["clone", "-q", world.repository.path, folder])
+    world.root = folder
+    try expectSeen(world) { try world.commit("Second", in: folder) }
+  }
+
   @Test func anAmend() throws {
     let world = try World()
     try expectSeen(world) {
