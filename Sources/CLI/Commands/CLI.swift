@@ -22,6 +22,9 @@ public enum CLI {
     usage: "<command> [<options>]")
 
   /// Runs one command line. Output goes to the given streams so tests can run commands in process.
+  /// `nonisolated(nonsending)`, as the hook's whole path down to `FactsReader.read`: it runs on its caller's
+  /// executor, the executable's main thread, instead of hopping to Swift's global pool, whose first job starts its
+  /// threads (four, a few milliseconds of every commit where a thread's start is slow; see BENCHMARKS.md).
   public nonisolated(nonsending) static func main(
     arguments: [String], environment: Environment, standardOutput: TextOutput = .standardOutput,
     standardError: TextOutput = .standardError

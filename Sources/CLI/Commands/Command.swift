@@ -3,7 +3,8 @@ import GitReader
 import Narrative
 import Support
 
-/// A subcommand: a spec for parsing and help, and `run`, which returns the exit status.
+/// A subcommand: a spec for parsing and help, and `run`, which returns the exit status. `run` may stay on its
+/// caller's executor (see `CLI.main`); a command that does not say so runs on Swift's global pool.
 protocol Command {
   static var spec: CommandSpec { get }
   init(_ arguments: ParsedArguments) throws(UsageError)
