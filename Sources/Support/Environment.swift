@@ -100,13 +100,17 @@ public struct Environment: Sendable {
 
   /// Expands a leading `~` and makes relative paths absolute against `base` (default: the current directory).
   public func absolute(_ path: String, relativeTo base: String? = nil) -> String {
+    // Looked at by bytes, not by `Character`: this runs for every configured repository.
+    let bytes = path.utf8
     var expanded = path
-    if expanded == "~" {
-      expanded = home
-    } else if expanded.hasPrefix("~/") {
-      expanded = home + expanded.dropFirst()
+    if bytes.first == UInt8(ascii: "~") {
+      if bytes.count == 1 {
+        expanded = home
+      } else if bytes.dropFirst().first == UInt8(ascii: "/") {
+        expanded = home + String(decoding: bytes.dropFirst(), as: UTF8.self)
+      }
     }
-    if !expanded.hasPrefix("/") { expanded = (base ?? currentDirectory) + "/" + expanded }
+    if expanded.utf8.first != UInt8(ascii: "/") { expanded = (base ?? currentDirectory) + "/" + expanded }
     // An existing path is resolved by the system; Foundation's standardizing (which also resolves symlinks, and
     // copes with paths that do not exist yet) costs far more, and the hook does this for every configured
     // repository.

@@ -323,10 +323,16 @@ public struct Configuration: Sendable {
     let dot = UInt8(ascii: ".")
     guard let first = bytes.firstIndex(of: dot), let last = bytes.lastIndex(of: dot) else { return (name, nil, "") }
     func text(_ part: Substring.UTF8View) -> String { String(decoding: part, as: UTF8.self) }
-    let section = text(bytes[..<first])
-    let key = text(bytes[bytes.index(after: last)...]).lowercased()
+    // libgit2 gives section and key names lowercased already: `lowercased()`, which works by Unicode scalars, only
+    // for a name with an ASCII capital in it (or beyond ASCII).
+    func lowered(_ part: Substring.UTF8View) -> String {
+      part.contains { $0 >= 0x80 || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }
+        ? text(part).lowercased() : text(part)
+    }
+    let section = lowered(bytes[..<first])
+    let key = lowered(bytes[bytes.index(after: last)...])
     let subsection = first == last ? nil : text(bytes[bytes.index(after: first)..<last])
-    return (section.lowercased(), subsection, key)
+    return (section, subsection, key)
   }
 
   /// A git pathspec pattern, without magic, from the top of the repository.

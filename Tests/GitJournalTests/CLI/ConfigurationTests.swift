@@ -10,6 +10,19 @@ import Testing
 
 /// The config file: bad values are named, and without one gitjournal journals the repository it runs in.
 @Suite struct ConfigurationTests {
+  /// Section and key names are compared without case, the subsection as written: names libgit2 has lowercased
+  /// pass through, others are lowered, beyond ASCII too.
+  @Test(
+    arguments: [
+      ("repo.app.path", "repo", "app", "path"), ("Repo.MyApp.Path", "repo", "MyApp", "path"),
+      ("journal.dayStart", "journal", nil, "daystart"), ("JOURNAL.DAYSTART", "journal", nil, "daystart"),
+      ("repo.my.app.excludePaths", "repo", "my.app", "excludepaths"), ("ÉTÉ.x.CLÉ", "été", "x", "clé"),
+    ] as [(String, String, String?, String)])
+  func namesSplitIntoSectionSubsectionAndKey(name: String, section: String, subsection: String?, key: String) {
+    let parts = Configuration.split(name)
+    #expect(parts.section == section && parts.subsection == subsection && parts.key == key, "\(parts)")
+  }
+
   @Test(arguments: [
     ("journal.dayStart", "25:00"), ("journal.dayStart", "4am"), ("journal.dayStart", "04:0"),
     ("journal.timezone", "Mars/Olympus"), ("journal.merges", "maybe"), ("repo.app.private", "perhaps"),

@@ -43,6 +43,9 @@ import Testing
     let environment = Environment(variables: ["HOME": scratch.path("code")], currentDirectory: scratch.path)
     #expect(environment.absolute("file") == Self.realPath(scratch.path("file")))
     #expect(environment.absolute("~/other") == Self.realPath(scratch.path("code/other")))
+    #expect(environment.absolute("~") == Self.realPath(scratch.path("code")))
+    // Only "~" and "~/" are the home folder: "~other" is a name in the current folder.
+    #expect(environment.absolute("~other") == Self.realPath(scratch.path).map { $0 + "/~other" })
     #expect(environment.absolute("not/yet") == Self.realPath(scratch.path).map { $0 + "/not/yet" })
   }
 }
