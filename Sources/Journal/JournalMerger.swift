@@ -151,7 +151,7 @@ public enum JournalMerger {
   static func findBlock(in lines: [String]) -> (begin: Int, end: Int)? {
     var begin: Int?
     for (index, line) in lines.enumerated() {
-      switch marker(line) {
+      switch marker(line.utf8) {
       case .begin: begin = index
       case .end: if let begin { return (begin, index) }
       case nil: continue
@@ -167,13 +167,10 @@ public enum JournalMerger {
     var start = 0
     while true {
       let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
-      let line = bytes[start..<end]
-      if mayBeMarker(line) {
-        switch marker(String(decoding: line, as: UTF8.self)) {
-        case .begin: begin = start..<end
-        case .end: if let begin { return (begin, start..<end) }
-        case nil: break
-        }
+      switch marker(bytes[start..<end]) {
+      case .begin: begin = start..<end
+      case .end: if let begin { return (begin, start..<end) }
+      case nil: break
       }
       guard end < bytes.count else { return nil }
       start = end + 1
@@ -182,10 +179,11 @@ public enum JournalMerger {
 
   private enum Marker { case begin, end }
 
-  /// Whether `line` is a begin marker, an end marker with gitjournal's checksum, or neither.
-  private static func marker(_ line: String) -> Marker? {
-    guard mayBeMarker(line.utf8) else { return nil }
-    let trimmed = line.trimmingWhitespace()
+  /// Whether the line of these bytes is a begin marker, an end marker with gitjournal's checksum, or neither: made
+  /// into text only when its first bytes allow a marker.
+  private static func marker(_ line: some Collection<UInt8>) -> Marker? {
+    guard mayBeMarker(line) else { return nil }
+    let trimmed = String(decoding: line, as: UTF8.self).trimmingWhitespace()
     if trimmed.hasPrefix(beginPrefix) && trimmed.hasSuffix("-->") { return .begin }
     if trimmed.hasPrefix(endPrefix) && trimmed.hasSuffix("-->"), checksum(in: String(trimmed))?.count == 12 {
       return .end
