@@ -124,4 +124,14 @@ package enum StateFile {
     default: nil
     }
   }
+
+  /// The byte a backslash and `letter` stand for: `escape(of:)` undone (any other letter stands for itself).
+  static func unescaped(_ letter: UInt8) -> UInt8 {
+    switch letter {
+    case UInt8(ascii: "t"): 9
+    case UInt8(ascii: "n"): 10
+    case UInt8(ascii: "r"): 13
+    default: letter
+    }
+  }
 }

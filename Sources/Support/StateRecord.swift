@@ -44,12 +44,7 @@ package struct StateRecord {
       var byte = field[position]
       position += 1
       if byte == 92 && position < field.endIndex {
-        switch field[position] {
-        case UInt8(ascii: "t"): byte = 9
-        case UInt8(ascii: "n"): byte = 10
-        case UInt8(ascii: "r"): byte = 13
-        default: byte = field[position]
-        }
+        byte = StateFile.unescaped(field[position])
         position += 1
       }
       unescaped.append(byte)
