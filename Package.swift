@@ -24,6 +24,11 @@ let libgit2Static =
 // libdeflate, which inflates pack entries for GitReader's pack reader, from its static archive too (libdeflate-dev
 // brings it), so that a hook's start loads no library for it either.
 let libdeflateStatic = ["-Xlinker", "-l:libdeflate.a"]
+// The Swift runtime's C++ library, from its static archive when the runtime itself is linked in: `link/` holds a
+// linker script named `libstdc++.so` that the `-lstdc++` of the runtime's link arguments finds first, and that
+// names `libstdc++.a` (see the script). The shared libstdc++ cost every start 1.8 M of its 3.4 M instructions
+// (`--version`), most of them the loader's symbol lookups relocating the library itself.
+let libstdcxxStatic = ["-L\(Context.packageDirectory)/link"]
 // A concrete generic type's metadata (a dictionary of `Day`s, say) is made through its accessor function, not
 // looked up at run time by its mangled name: the lookup scans every protocol conformance of the executable to
 // check the type's requirements, about 300 K instructions for each such type the first time, and a hook meets a
@@ -84,7 +89,9 @@ let package = Package(
     .target(
       name: "CLI", dependencies: ["Journal", "Narrative", "Facts", "GitReader", "Support"],
       swiftSettings: metadataAccessors),
-    .executableTarget(name: "gitjournal", dependencies: ["CLI"], swiftSettings: metadataAccessors),
+    .executableTarget(
+      name: "gitjournal", dependencies: ["CLI"], swiftSettings: metadataAccessors,
+      linkerSettings: [.unsafeFlags(libstdcxxStatic, .when(platforms: [.linux]))]),
     .testTarget(
       name: "GitJournalTests",
       dependencies: ["CLI", "Journal", "Narrative", "Facts", "GitReader", "Support", "CLibgit2"],

@@ -14,8 +14,9 @@ struct CommitReader {
   var windowCache = WindowCache(folder: nil)
   /// Where a long span's records are kept with the references they came from (see `HistoryCache`).
   var historyCache = HistoryCache(folder: nil)
-  /// Threads that compute line statistics; each opens its own libgit2 handle.
-  var workers = ProcessResources.activeProcessorCount
+  /// Threads that compute line statistics; each opens its own libgit2 handle. Asked for only when there are enough
+  /// commits to share out: reading the processor count costs a hook that diffs a commit or two 380 K instructions.
+  var workers: Int { ProcessResources.activeProcessorCount }
 
   /// Below this many commits to diff, starting more threads costs more than it saves.
   static let parallelThreshold = 64
@@ -66,7 +67,7 @@ struct CommitReader {
     }
     // A long span (a rebuild) is diffed while it is walked.
     var pipeline: DiffPipeline?
-    if !isComplete, workers > 1, let start, let end, end - start > WindowCache.longestSpan {
+    if !isComplete, let start, let end, end - start > WindowCache.longestSpan, workers > 1 {
       pipeline = DiffPipeline(repository: repository, filter: pathFilter)
     }
     defer { pipeline?.abandon() }
@@ -184,7 +185,8 @@ struct CommitReader {
   /// Workers take runs of neighbouring commits, so each keeps the locality of the order it was given.
   /// `packs`: the packs mapped for this walk already, if any.
   private func diffStats(of targets: [DiffTarget], packs: PackedObjects?) throws(GitError) -> [DiffStats] {
-    let threads = min(workers, targets.count / Self.parallelThreshold + 1)
+    let wanted = targets.count / Self.parallelThreshold + 1
+    let threads = wanted > 1 ? min(workers, wanted) : 1
     guard threads > 1 else {
       return try targets.map { target throws(GitError) in try repository.diffStats(of: target, excluding: pathFilter) }
     }

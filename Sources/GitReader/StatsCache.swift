@@ -26,7 +26,9 @@ final class StatsCache {
   /// computes the counts afresh, and changing them back finds the old ones.
   static func folder(cacheDirectory: String, commonDirectory: String, excluding filter: PathFilter? = nil) -> String {
     let key = filter.map { commonDirectory + "\0exclude\0" + $0.signature } ?? commonDirectory
-    return cacheDirectory + "/stats-v2/" + ContentHash.hex(of: key).prefix(16)
+    // The prefix made into a String first: `String + Substring` is the standard library's generic append, whose first
+    // call looks up Substring's associated types by name (230 K instructions in a hook).
+    return cacheDirectory + "/stats-v2/" + String(ContentHash.hex(of: key).prefix(16))
   }
 
   func stats(for id: ObjectID, authoredAt: Int64) -> DiffStats? {
