@@ -133,7 +133,7 @@ public struct FactsReader: Sendable {
       }
     }
     // The processor count is asked only when there could be two runs: Foundation reads it from the cgroup's files
-    // (380 K instructions, a tenth of a hook's own work).
+    // (380 K instructions, a twentieth of a hook's own work).
     guard reads.count >= 2 * storedReadsPerRun else { return stored(reads[...]) }
     let runs = min(max(1, ProcessResources.activeProcessorCount), reads.count / storedReadsPerRun)
     guard runs > 1 else { return stored(reads[...]) }
