@@ -64,7 +64,7 @@ public struct FactsReader: Sendable {
           next += 1
           group.addTask { (read.index, walk(read)) }
         }
-        for _ in 0..<max(1, ProcessResources.activeProcessorCount) { addNext() }
+        for _ in 0..<ProcessResources.activeProcessorCount { addNext() }
         while let (index, outcome) = await group.next() {
           outcomes[index] = outcome
           addNext()
@@ -135,7 +135,7 @@ public struct FactsReader: Sendable {
     // The processor count is asked only when there could be two runs: Foundation reads it from the cgroup's files
     // (380 K instructions, a twentieth of a hook's own work).
     guard reads.count >= 2 * storedReadsPerRun else { return stored(reads[...]) }
-    let runs = min(max(1, ProcessResources.activeProcessorCount), reads.count / storedReadsPerRun)
+    let runs = min(ProcessResources.activeProcessorCount, reads.count / storedReadsPerRun)
     guard runs > 1 else { return stored(reads[...]) }
     let size = (reads.count + runs - 1) / runs
     return await withTaskGroup(of: (Int, [ScannedRepository?]).self) { group in

@@ -284,7 +284,7 @@ struct Journaling: Sendable {
 
   /// Threads that write a rebuild's days: the machine's cores, a handful at most (the writes are short, and a day's
   /// record and page are its own files).
-  static var rebuildWriters: Int { min(max(1, ProcessResources.activeProcessorCount), 4) }
+  static var rebuildWriters: Int { min(ProcessResources.activeProcessorCount, 4) }
 
   /// What every day of a rebuild's run of days under the lock is made from, shared by the threads that write them.
   private struct RebuildRun: Sendable {
