@@ -73,7 +73,8 @@ public struct FactsReader: Sendable {
     }
 
     var skipped: [SkippedRepository] = []
-    var readPaths = Set<String>()
+    // Room made at once: grown one insert at a time, the set hashed its paths again at every doubling.
+    var readPaths = Set<String>(minimumCapacity: entries.count)
     for (entry, outcome) in zip(entries, outcomes) {
       switch outcome {
       case .failure(let problem):

@@ -22,22 +22,29 @@ import Support
 package struct StampedRead {
   private let path: String?
   private let root: String
-  private let query: [String]
+  private let query: Query
 
   /// `cacheDirectory` nil keeps nothing. `query` is everything besides the repository that decides the read (see
   /// `Query`).
   init(cacheDirectory: String?, root: String, query: Query) {
-    path = cacheDirectory.map { $0 + "/reads-v2/" + Self.name(of: root) + ".tsv" }
+    path = cacheDirectory.map { Self.path(in: $0, of: root) }
     self.root = root
-    self.query = query.fields
+    self.query = query
   }
 
   /// What decides a read besides the repository: the given fields and the environment that decides the global
   /// config files. The same for every repository a reading reads, so it is made once for them all.
   package struct Query: Sendable, Equatable {
     let fields: [String]
+    /// The `query` record as a stored read holds it, without its line feed: made once for all the repositories of
+    /// a reading, and compared with a stored record in one piece rather than field by field (a hook does it for
+    /// every quiet repository).
+    let record: [UInt8]
 
-    init(_ fields: [String]) { self.fields = fields + StampedRead.configEnvironment }
+    init(_ fields: [String]) {
+      self.fields = fields + StampedRead.configEnvironment
+      record = Array(StateFile.bytes(of: [["query"] + self.fields]).dropLast())
+    }
   }
 
   /// The stored read, when it was stored for this query and every stamped path stamps as it did.
@@ -52,7 +59,7 @@ package struct StampedRead {
       defer { index += 1 }
       switch index {
       case 0: return record.count == 2 && record.field(0, is: "read") && record.field(1, equals: root)
-      case 1: return record.count == query.count + 1 && record.field(0, is: "query") && matches(record, query)
+      case 1: return record.hasBytes(query.record)
       case 2:
         guard record.count == 3, record.field(0, is: "repository"), let bare = record.integer(1), bare <= 1 else {
           return false
@@ -81,23 +88,29 @@ package struct StampedRead {
   struct Folder {
     /// -1 when the folder could not be opened (no read permission): every path is then looked up whole.
     let descriptor: Int32
-    /// The folder's bytes.
-    let prefix: [UInt8]
+    /// The folder, whose bytes the stamped paths are compared with in place (no copy of them is made: this runs
+    /// for every configured repository).
+    let path: String
 
     init(_ path: String) {
-      descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-      prefix = Array(path.utf8)
+      descriptor = path.withCString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+      self.path = path
     }
 
     func release() { if descriptor >= 0 { close(descriptor) } }
 
     /// The part of `bytes` below the folder, or nil when it is not below it or the folder is not open.
     func relative(_ bytes: Slice<UnsafeRawBufferPointer>) -> Slice<UnsafeRawBufferPointer>? {
-      let length = prefix.count
-      guard descriptor >= 0, bytes.count > length + 1, bytes[bytes.startIndex + length] == UInt8(ascii: "/"),
-        prefix.withUnsafeBytes({ memcmp($0.baseAddress!, bytes.base.baseAddress! + bytes.startIndex, length) }) == 0
-      else { return nil }
-      return bytes[(bytes.startIndex + length + 1)...]
+      let length = path.utf8.count
+      guard descriptor >= 0, length > 0, bytes.count > length + 1, bytes[bytes.startIndex + length] == UInt8(ascii: "/")
+      else {
+        return nil
+      }
+      let start = bytes.base.baseAddress! + bytes.startIndex
+      let same =
+        path.utf8.withContiguousStorageIfAvailable { memcmp($0.baseAddress!, start, length) == 0 }
+        ?? path.utf8.elementsEqual(UnsafeRawBufferPointer(start: start, count: length))
+      return same ? bytes[(bytes.startIndex + length + 1)...] : nil
     }
   }
 
@@ -114,16 +127,13 @@ package struct StampedRead {
       stamps.append(letter + file)
     }
     var records = [
-      ["read", root], ["query"] + query, ["repository", scanned.isBare ? "1" : "0", scanned.commonDirectory], stamps,
+      ["read", root], ["query"] + query.fields, ["repository", scanned.isBare ? "1" : "0", scanned.commonDirectory],
+      stamps,
       ["commits"],
     ]
     records += scanned.commits.map { WalkedCommit(record: $0, committed: 0).fields }
     records.append(["end"])
     try? StateFile.write(records, to: path, isCache: true)
-  }
-
-  private func matches(_ record: StateRecord, _ fields: [String]) -> Bool {
-    fields.indices.allSatisfy { record.field($0 + 1, equals: fields[$0]) }
   }
 
   /// The text of one path's stamp: one digit for what is there (0 nothing, 1 a file, 2 a folder), then the
@@ -244,15 +254,35 @@ package struct StampedRead {
     return nil
   }
 
-  /// FNV-1a of the folder's bytes, in hex: a name, not a check (the first record holds the folder).
-  private static func name(of root: String) -> String {
+  /// `<cache>/reads-v2/<name>.tsv`, the name FNV-1a of the folder's bytes in hex: a name, not a check (the first
+  /// record holds the folder). Made in one piece: a hook makes one for every configured repository, and joining
+  /// the four parts cost it about a thousand instructions each.
+  private static func path(in cacheDirectory: String, of root: String) -> String {
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    var bytes = root
-    bytes.withUTF8 { for byte in $0 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 } }
-    let digits = Array("0123456789abcdef".utf8)
-    return String(unsafeUninitializedCapacity: 16) { buffer in
-      for index in 0..<16 { buffer[index] = digits[Int((hash >> UInt64(60 - 4 * index)) & 0xf)] }
-      return 16
+    var folder = root
+    folder.withUTF8 { for byte in $0 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 } }
+    var cache = cacheDirectory
+    return cache.withUTF8 { cache in
+      let middle: StaticString = "/reads-v2/"
+      let suffix: StaticString = ".tsv"
+      let length = cache.count + middle.utf8CodeUnitCount + 16 + suffix.utf8CodeUnitCount
+      return String(unsafeUninitializedCapacity: length) { buffer in
+        var end = 0
+        func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+          guard let source = bytes.baseAddress else { return }
+          UnsafeMutableRawPointer(buffer.baseAddress! + end).copyMemory(from: source, byteCount: bytes.count)
+          end += bytes.count
+        }
+        append(cache)
+        append(UnsafeBufferPointer(start: middle.utf8Start, count: middle.utf8CodeUnitCount))
+        for shift in stride(from: 60, through: 0, by: -4) {
+          let digit = UInt8((hash >> UInt64(shift)) & 0xf)
+          buffer[end] = digit < 10 ? 48 + digit : 87 + digit
+          end += 1
+        }
+        append(UnsafeBufferPointer(start: suffix.utf8Start, count: suffix.utf8CodeUnitCount))
+        return end
+      }
     }
   }
 

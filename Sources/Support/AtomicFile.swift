@@ -360,7 +360,8 @@ package enum AtomicFile {
     var info = stat()
     // O_NONBLOCK: a FIFO put there since the stat opens at once instead of waiting, and fstat refuses it.
     let openFlags = O_RDONLY | O_NONBLOCK | O_CLOEXEC | flags
-    let descriptor = opening?(openFlags) ?? open(path(), openFlags)
+    // `withCString`: passing the String itself converts it through a new array, a copy for every file read.
+    let descriptor = opening?(openFlags) ?? path().withCString { open($0, openFlags) }
     guard descriptor >= 0 else {
       if errno == ENOENT { return nil }
       throw SystemError("read", path: path())

@@ -111,6 +111,15 @@ package struct StateRecord {
     return same ?? field.elementsEqual(text.utf8)
   }
 
+  /// Whether the whole line, fields, tabs and escapes as written, is `line`: a record that `StateFile.bytes` would
+  /// write for the same fields. (A line that escapes a byte it need not is not that line: a stricter check.)
+  package func hasBytes(_ line: [UInt8]) -> Bool {
+    end - start == line.count
+      && line.withUnsafeBytes { line in
+        line.isEmpty || memcmp(buffer.baseAddress! + start, line.baseAddress!, line.count) == 0
+      }
+  }
+
   /// Whether any field holds a backslash: one look at the whole line, where a record of many fields (a repository's
   /// fifteen stamped paths) would otherwise be searched field by field.
   package var hasEscapes: Bool { StateFile.firstIndex(of: 92, in: buffer, from: start, to: end) != nil }

@@ -132,7 +132,7 @@ public struct Configuration: Sendable {
 
     // The sections in file order, found by name: one hash lookup per entry of a hundred `[repo]` sections.
     var sections: [RepositoryEntry] = []
-    var sectionIndex: [String: Int] = [:]
+    var sectionIndex: [String: Int] = Dictionary(minimumCapacity: entries.count)
     var emptyPaths: Set<String> = []
     var excludedNames: Set<String> = []
     for entry in entries {
@@ -317,22 +317,26 @@ public struct Configuration: Sendable {
   /// `repo.my.app.path` -> ("repo", "my.app", "path"): the subsection is everything between the first and
   /// last dot.
   /// The dots are found among the bytes, as git splits the name: a search by `Character` cost the hook 2,000
-  /// instructions per entry, twice per configured repository.
+  /// instructions per entry, twice per configured repository. The bytes are looked at in one buffer: through
+  /// `Substring.UTF8View`'s indices the same work cost 2,000 instructions per entry again.
   static func split(_ name: String) -> (section: String, subsection: String?, key: String) {
-    let bytes = name.utf8
-    let dot = UInt8(ascii: ".")
-    guard let first = bytes.firstIndex(of: dot), let last = bytes.lastIndex(of: dot) else { return (name, nil, "") }
-    func text(_ part: Substring.UTF8View) -> String { String(decoding: part, as: UTF8.self) }
-    // libgit2 gives section and key names lowercased already: `lowercased()`, which works by Unicode scalars, only
-    // for a name with an ASCII capital in it (or beyond ASCII).
-    func lowered(_ part: Substring.UTF8View) -> String {
-      part.contains { $0 >= 0x80 || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }
-        ? text(part).lowercased() : text(part)
+    var name = name
+    return name.withUTF8 { bytes in
+      func text(_ part: Range<Int>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[part]), as: UTF8.self)
+      }
+      let dot = UInt8(ascii: ".")
+      guard let first = bytes.firstIndex(of: dot), let last = bytes.lastIndex(of: dot) else {
+        return (text(0..<bytes.count), nil, "")
+      }
+      // libgit2 gives section and key names lowercased already: `lowercased()`, which works by Unicode scalars,
+      // only for a name with an ASCII capital in it (or beyond ASCII).
+      func lowered(_ part: Range<Int>) -> String {
+        bytes[part].contains { $0 >= 0x80 || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }
+          ? text(part).lowercased() : text(part)
+      }
+      return (lowered(0..<first), first == last ? nil : text((first + 1)..<last), lowered((last + 1)..<bytes.count))
     }
-    let section = lowered(bytes[..<first])
-    let key = lowered(bytes[bytes.index(after: last)...])
-    let subsection = first == last ? nil : text(bytes[bytes.index(after: first)..<last])
-    return (section, subsection, key)
   }
 
   /// A git pathspec pattern, without magic, from the top of the repository.

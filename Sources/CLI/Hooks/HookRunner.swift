@@ -172,18 +172,31 @@ struct HookRunner {
 
   /// Whether the committing repository (or a linked worktree of it) is one the journal reads.
   static func isConfigured(_ repository: Repository, root: String, in configuration: Configuration) -> Bool {
-    let commonDirectory = repository.commonDirectory
-    return configuration.repositories.contains {
-      !$0.isRetired && names(commonDirectory: commonDirectory, root: root, entry: $0)
-    }
+    let names = Names(repository, root: root)
+    return configuration.repositories.contains { !$0.isRetired && names.include($0) }
   }
 
   /// Whether `entry` is the committing repository (at `root`) or the repository it is a linked worktree of.
   static func names(_ repository: Repository, root: String, entry: RepositoryEntry) -> Bool {
-    names(commonDirectory: repository.commonDirectory, root: root, entry: entry)
+    Names(repository, root: root).include(entry)
   }
 
-  private static func names(commonDirectory: String, root: String, entry: RepositoryEntry) -> Bool {
-    entry.path == root || entry.path == commonDirectory || entry.path + "/.git" == commonDirectory
+  /// The folders that name the committing repository: where it is, its common git directory, and the folder that
+  /// common directory is the `.git` of. Worked out once, not for every configured repository the hook compares
+  /// (joining each one's path with "/.git" cost the hook a string a repository).
+  private struct Names {
+    let root: String
+    let commonDirectory: String
+    let worktreeOwner: Substring?
+
+    init(_ repository: Repository, root: String) {
+      self.root = root
+      commonDirectory = repository.commonDirectory
+      worktreeOwner = commonDirectory.hasSuffix("/.git") ? commonDirectory.dropLast(5) : nil
+    }
+
+    func include(_ entry: RepositoryEntry) -> Bool {
+      entry.path == root || entry.path == commonDirectory || worktreeOwner.map { entry.path[...] == $0 } == true
+    }
   }
 }

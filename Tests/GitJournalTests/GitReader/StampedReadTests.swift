@@ -254,6 +254,19 @@ import Testing
     try expectSeen(world) { world.ignoredAuthors = [TemporaryRepository.email] }
   }
 
+  /// The query is compared with the stored one as the bytes of its record: fields that have to be escaped (a
+  /// backslash, a tab) still match themselves, and a change inside an escaped field is still a change.
+  @Test func aQueryWithEscapedFieldsMatchesOnlyItself() throws {
+    let world = try World()
+    world.ignoredAuthors = ["bot\\one@example.com", "tab\tbot@example.com"]
+    try world.settle()
+    #expect(world.isStamped, "an unchanged query with escaped fields did not match its stored record")
+    world.ignoredAuthors = ["bot\\two@example.com", "tab\tbot@example.com"]
+    #expect(!world.isStamped, "a query whose escaped field changed matched the stored one")
+    world.ignoredAuthors = ["bot\\one@example.com", "tab\tbot@example.com"]
+    #expect(world.isStamped)
+  }
+
   @Test func aLinkedWorktreesHead() throws {
     let world = try World()
     try world.commit("Second")
