@@ -42,6 +42,17 @@ package struct PathStamp: Equatable, Sendable {
     self.init(info, kind: kind)
   }
 
+  /// The stamp of the folder open as `descriptor`: what `init(path:kind:)` gives for the path it was opened by, with
+  /// no lookup of that path again.
+  init(openFolder descriptor: Int32, kind: Kind) {
+    var info = stat()
+    guard fstat(descriptor, &info) == 0 else {
+      self = .absent
+      return
+    }
+    self.init(info, kind: kind)
+  }
+
   /// The stamp of the path whose bytes (without a terminating zero) are `path`, as `init(path:kind:)` gives it,
   /// without making a `String` of it: what the hook does for each stamped path of every repository.
   /// A relative `path` is taken from the open folder `folder` (`AT_FDCWD`: the current directory): the kernel

@@ -102,15 +102,24 @@ package struct StampedRead {
     /// The part of `bytes` below the folder, or nil when it is not below it or the folder is not open.
     func relative(_ bytes: Slice<UnsafeRawBufferPointer>) -> Slice<UnsafeRawBufferPointer>? {
       let length = path.utf8.count
-      guard descriptor >= 0, length > 0, bytes.count > length + 1, bytes[bytes.startIndex + length] == UInt8(ascii: "/")
-      else {
+      guard bytes.count > length + 1, bytes[bytes.startIndex + length] == UInt8(ascii: "/"), begins(bytes) else {
         return nil
       }
+      return bytes[(bytes.startIndex + length + 1)...]
+    }
+
+    /// Whether `bytes` are the folder's own path, and the folder is open: it is then stamped by its descriptor.
+    func isItself(_ bytes: Slice<UnsafeRawBufferPointer>) -> Bool {
+      bytes.count == path.utf8.count && begins(bytes)
+    }
+
+    /// Whether `bytes` begin with the folder's path, the folder open (and its path not empty).
+    private func begins(_ bytes: Slice<UnsafeRawBufferPointer>) -> Bool {
+      let length = path.utf8.count
+      guard descriptor >= 0, length > 0, bytes.count >= length else { return false }
       let start = bytes.base.baseAddress! + bytes.startIndex
-      let same =
-        path.utf8.withContiguousStorageIfAvailable { memcmp($0.baseAddress!, start, length) == 0 }
+      return path.utf8.withContiguousStorageIfAvailable { memcmp($0.baseAddress!, start, length) == 0 }
         ?? path.utf8.elementsEqual(UnsafeRawBufferPointer(start: start, count: length))
-      return same ? bytes[(bytes.startIndex + length + 1)...] : nil
     }
   }
 
@@ -214,6 +223,8 @@ package struct StampedRead {
         // Below the repository's folder: not one of the shared config files, unless the repository holds the
         // home folder, and then it is measured here as well as it would be there.
         measured = PathStamp(pathBytes: below, in: folder.descriptor, kind: kind)
+      } else if folder.isItself(file) {
+        measured = PathStamp(openFolder: folder.descriptor, kind: kind)
       } else if kind == .full, let shared = sharedStamp(file) {
         measured = shared
       } else {

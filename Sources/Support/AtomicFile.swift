@@ -374,11 +374,13 @@ package enum AtomicFile {
     var capacity = min(max(0, Int(clamping: info.st_size)), 1 << 24) + 1
     while true {
       var failed = false
+      let size = Int(clamping: info.st_size)
       let bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
         count = 0
         guard let start = buffer.baseAddress else { return }
         while count < buffer.count {
-          let read = systemRead(descriptor, start + count, buffer.count - count)
+          let asked = buffer.count - count
+          let read = systemRead(descriptor, start + count, asked)
           if read == 0 { return }
           if read < 0 {
             if errno == EINTR { continue }
@@ -386,6 +388,9 @@ package enum AtomicFile {
             return
           }
           count += read
+          // Fewer bytes than asked, and all the file's size: its end, without one more read to be told so (a hook
+          // reads a file for every configured repository).
+          if read < asked && count == size { return }
         }
       }
       if failed { throw SystemError("read", path: path()) }

@@ -12,6 +12,16 @@ import Testing
     scratch = try ScratchDirectory("gitjournal-atomic")
   }
 
+  /// A read stops at the file's size without asking once more for its end: every byte of a file of any size
+  /// comes back, none more, whether it is empty, a page or bigger than the first read's room.
+  @Test(arguments: [0, 1, 4095, 4096, 4097, 65_539, 1_048_581])
+  func aFileReadsBackWhole(size: Int) throws {
+    let bytes = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+    let path = scratch.path("sized-\(size)")
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+    #expect(try AtomicFile.readContents(path)?.bytes == bytes)
+  }
+
   @Test func aNewFileGetsTheModeAskedForAndNoTemporaryFileIsLeft() throws {
     let path = scratch.path("new.txt")
     // Wider than the usual umask lets open() make it: the mode is set, not left to the umask.
