@@ -89,19 +89,20 @@ package struct StampedRead {
     /// -1 when the folder could not be opened (no read permission): every path is then looked up whole.
     let descriptor: Int32
     /// The folder, whose bytes the stamped paths are compared with in place (no copy of them is made: this runs
-    /// for every configured repository).
+    /// for every configured repository), and their count.
     let path: String
+    private let length: Int
 
     init(_ path: String) {
       descriptor = path.withCString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
       self.path = path
+      length = path.utf8.count
     }
 
     func release() { if descriptor >= 0 { close(descriptor) } }
 
     /// The part of `bytes` below the folder, or nil when it is not below it or the folder is not open.
     func relative(_ bytes: Slice<UnsafeRawBufferPointer>) -> Slice<UnsafeRawBufferPointer>? {
-      let length = path.utf8.count
       guard bytes.count > length + 1, bytes[bytes.startIndex + length] == UInt8(ascii: "/"), begins(bytes) else {
         return nil
       }
@@ -110,13 +111,13 @@ package struct StampedRead {
 
     /// Whether `bytes` are the folder's own path, and the folder is open: it is then stamped by its descriptor.
     func isItself(_ bytes: Slice<UnsafeRawBufferPointer>) -> Bool {
-      bytes.count == path.utf8.count && begins(bytes)
+      bytes.count == length && begins(bytes)
     }
 
-    /// Whether `bytes` begin with the folder's path, the folder open (and its path not empty).
-    private func begins(_ bytes: Slice<UnsafeRawBufferPointer>) -> Bool {
-      let length = path.utf8.count
-      guard descriptor >= 0, length > 0, bytes.count >= length else { return false }
+    /// Whether `bytes` (at least `length` of them) begin with the folder's path, the folder open and its path not
+    /// empty.
+    @inline(__always) private func begins(_ bytes: Slice<UnsafeRawBufferPointer>) -> Bool {
+      guard descriptor >= 0, length > 0 else { return false }
       let start = bytes.base.baseAddress! + bytes.startIndex
       return path.utf8.withContiguousStorageIfAvailable { memcmp($0.baseAddress!, start, length) == 0 }
         ?? path.utf8.elementsEqual(UnsafeRawBufferPointer(start: start, count: length))
