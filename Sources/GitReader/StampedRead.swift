@@ -271,8 +271,8 @@ package struct StampedRead {
   /// the four parts cost it about a thousand instructions each.
   private static func path(in cacheDirectory: String, of root: String) -> String {
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    var folder = root
-    folder.withUTF8 { for byte in $0 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 } }
+    var folderPath = root
+    folderPath.withUTF8 { for byte in $0 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 } }
     var cache = cacheDirectory
     return cache.withUTF8 { cache in
       let middle: StaticString = "/reads-v2/"
@@ -287,11 +287,7 @@ package struct StampedRead {
         }
         append(cache)
         append(UnsafeBufferPointer(start: middle.utf8Start, count: middle.utf8CodeUnitCount))
-        for shift in stride(from: 60, through: 0, by: -4) {
-          let digit = UInt8((hash >> UInt64(shift)) & 0xf)
-          buffer[end] = digit < 10 ? 48 + digit : 87 + digit
-          end += 1
-        }
+        withUnsafeBytes(of: hexDigits(hash)) { append($0.assumingMemoryBound(to: UInt8.self)) }
         append(UnsafeBufferPointer(start: suffix.utf8Start, count: suffix.utf8CodeUnitCount))
         return end
       }
