@@ -11,6 +11,7 @@
 #include <malloc.h>
 #endif
 #ifdef __linux__
+#include <sched.h>
 #include <sys/xattr.h>
 #endif
 
@@ -97,5 +98,16 @@ int gitjournal_has_default_acl(const char *folder) {
 #else
   (void)folder;
   return -1;
+#endif
+}
+
+int gitjournal_usable_processors(void) {
+#ifdef __linux__
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return CPU_COUNT(&set);
+  return 1;
+#else
+  long count = sysconf(_SC_NPROCESSORS_ONLN);
+  return count > 0 ? (int)count : 1;
 #endif
 }

@@ -43,7 +43,7 @@ public struct FactsReader: Sendable {
     }
     var outcomes: [Outcome?] = Array(repeating: nil, count: entries.count)
     var misses: [Read] = []
-    for (read, stored) in zip(reads, await Self.storedReads(reads, from: span.start)) {
+    for (read, stored) in zip(reads, Self.storedReads(reads, from: span.start)) {
       if let stored { outcomes[read.index] = .success(stored) } else { misses.append(read) }
     }
     // The others are opened with libgit2, each by a task with its own handle, one per core at a time; a single
@@ -114,16 +114,16 @@ public struct FactsReader: Sendable {
     var end: Int64
   }
 
-  /// How many stored reads make a run of their own on another core. Starting a task group's threads costs about
-  /// what the second core saves on a hundred quiet repositories (a hook with 100: as fast on this task alone as on
-  /// two cores with the 11 threads the group started), and more than it saves on fewer.
-  static let storedReadsPerRun = 100
+  /// How many stored reads make a run of their own on another core. A quiet repository's check is about twenty
+  /// system calls (30 to 40 µs), and a thread starts in 20 to 100 µs: from about 25 repositories a second core
+  /// saves more than its thread costs.
+  static let storedReadsPerRun = 25
 
   /// The stored read of each repository whose stamp holds (see `StampedRead`), nil for the others. A quiet
-  /// repository costs one small file and a few `stat`s, so the list is read on this task, and cut into one run
-  /// per core only when each run has `storedReadsPerRun` repositories, the first run on this task.
-  nonisolated(nonsending) static func storedReads(_ reads: [Read], from start: Int64) async -> [ScannedRepository?] {
-    func stored(_ part: ArraySlice<Read>) -> [ScannedRepository?] {
+  /// repository costs one small file and a few `stat`s, so the list is read on this thread, and cut into one run
+  /// per core only when each run has `storedReadsPerRun` repositories (see `SideThreads`).
+  static func storedReads(_ reads: [Read], from start: Int64) -> [ScannedRepository?] {
+    @Sendable func stored(_ part: ArraySlice<Read>) -> [ScannedRepository?] {
       // Made again only when the span's end (earlier for a retired repository) or the files left out change.
       var query: (end: Int64, excluded: [String], query: StampedRead.Query?)?
       return part.map { read in
@@ -133,22 +133,7 @@ public struct FactsReader: Sendable {
         return read.scan.storedCommits(authoredFrom: start, to: read.end, query: query?.query)
       }
     }
-    // The processor count is asked only when there could be two runs: Foundation reads it from the cgroup's files
-    // (380 K instructions, a twentieth of a hook's own work).
-    guard reads.count >= 2 * storedReadsPerRun else { return stored(reads[...]) }
-    let runs = min(ProcessResources.activeProcessorCount, reads.count / storedReadsPerRun)
-    guard runs > 1 else { return stored(reads[...]) }
-    let size = (reads.count + runs - 1) / runs
-    return await withTaskGroup(of: (Int, [ScannedRepository?]).self) { group in
-      for run in 1..<runs {
-        let part = reads[min(reads.count, run * size)..<min(reads.count, (run + 1) * size)]
-        group.addTask { (run, stored(part)) }
-      }
-      var results = Array(repeating: [ScannedRepository?](), count: runs)
-      results[0] = stored(reads[0..<size])
-      for await (run, part) in group { results[run] = part }
-      return results.flatMap { $0 }
-    }
+    return SideThreads.map(reads, runsOfAtLeast: storedReadsPerRun, stored)
   }
 
   /// Whether each entry is private. `private` is about the commits, not the entry: an entry that reads the same

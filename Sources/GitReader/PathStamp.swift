@@ -17,6 +17,11 @@ package struct PathStamp: Equatable, Sendable {
     case node
     /// Inode, size and both times.
     case full
+    /// A folder's inode, size and both times, of which only the inode must hold: the times change with every entry
+    /// added to the folder, removed or renamed in it, so while they hold, a path stamped absent in it is absent
+    /// still and needs no look of its own (see `StampedRead`). A working tree's or `.git` folder's times move with
+    /// every index write or new file; when they have moved, those paths are looked at one by one.
+    case guarding
   }
 
   package var kind: Kind
@@ -78,7 +83,7 @@ package struct PathStamp: Equatable, Sendable {
     isFolder = (info.st_mode & S_IFMT) == S_IFDIR
     device = UInt64(info.st_dev)
     inode = UInt64(info.st_ino)
-    guard kind == .full else { return }
+    guard kind == .full || kind == .guarding else { return }
     size = Int64(info.st_size)
     #if canImport(Glibc)
       modified = Timestamp(seconds: Int64(info.st_mtim.tv_sec), nanoseconds: Int64(info.st_mtim.tv_nsec))
@@ -100,6 +105,15 @@ package struct PathStamp: Equatable, Sendable {
     self.changed = changed
   }
 
+  /// The stamp as `.node` would have taken it: which file or folder, nothing of its times.
+  var node: PathStamp {
+    kind == .absent
+      ? self
+      : PathStamp(
+        kind: .node, isFolder: isFolder, device: device, inode: inode, size: 0, modified: Timestamp(),
+        changed: Timestamp())
+  }
+
   static let absent = PathStamp(
     kind: .absent, isFolder: false, device: 0, inode: 0, size: 0, modified: Timestamp(), changed: Timestamp())
 
@@ -108,7 +122,7 @@ package struct PathStamp: Equatable, Sendable {
   /// FAT): a path changed within that much of the moment it was stamped may change again and keep its times,
   /// as git's index does with "racily clean" entries. Times without nanoseconds are taken to be that coarse.
   package func isRacy(now: Timestamp) -> Bool {
-    guard kind == .full else { return false }
+    guard kind == .full || kind == .guarding else { return false }
     let isCoarse = modified.nanoseconds == 0 && changed.nanoseconds == 0
     let margin: Int64 = isCoarse ? 3_000_000_000 : 100_000_000
     let latest = max(modified.total, changed.total)

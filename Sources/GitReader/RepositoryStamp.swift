@@ -11,7 +11,8 @@ import Support
 /// never change): while every path here stamps as it did, the branch tips, HEAD, the config (the author's
 /// address, the mailmap's settings) and the mailmap files are as they were, so the read would give what it gave.
 ///
-/// The paths: the configured folder and its `.git` (which repository it is), the git dir's `HEAD`, `commondir`
+/// The paths: the configured folder and its `.git` (which repository it is; while their times hold, nothing was
+/// added to them or removed, see `PathStamp.Kind.guarding`), the git dir's `HEAD`, `commondir`
 /// and `config.worktree` (a linked worktree keeps its HEAD there), the common dir's `config`, `packed-refs` and
 /// `shallow`, every folder and file under `refs/heads` (a ref is written by renaming a lock file over it, which
 /// changes the times of the folder it is in; a new subfolder changes its parent's; a file changed in place
@@ -34,11 +35,6 @@ struct RepositoryStamp: Equatable {
       && zip(lhs.entries, rhs.entries).allSatisfy { $0.path == $1.path && $0.stamp == $1.stamp }
   }
 
-  /// Whether every path still stamps as it did.
-  var isCurrent: Bool {
-    entries.allSatisfy { PathStamp(path: $0.path, kind: $0.stamp.kind == .absent ? .full : $0.stamp.kind) == $0.stamp }
-  }
-
   /// The stamp of `repository`, opened from the configured folder `root`, or nil when the paths above are not
   /// all that decide a read. Take it before reading any ref: a ref that moves after the stamp makes the next
   /// check miss, which costs a read, never a commit.
@@ -51,9 +47,14 @@ struct RepositoryStamp: Equatable {
     func add(_ path: String, _ kind: PathStamp.Kind = .full) {
       stamp.entries.append((path, PathStamp(path: path, kind: kind)))
     }
-    add(root, .node)
+    // The two folders guard the absent paths in them (see `PathStamp.Kind.guarding`): stamped before those paths,
+    // so that a path made there after its look changes the folder's times; only which folder they are when their
+    // times are too recent to tell.
+    func guarding(_ folder: PathStamp) -> PathStamp { folder.isRacy(now: now) ? folder.node : folder }
+    stamp.entries.append((root, guarding(PathStamp(path: root, kind: .guarding))))
     let dotGit = PathStamp(path: root + "/.git", kind: .full)
-    stamp.entries.append((root + "/.git", dotGit.isFolder ? PathStamp(path: root + "/.git", kind: .node) : dotGit))
+    stamp.entries.append(
+      (root + "/.git", dotGit.isFolder ? guarding(PathStamp(path: root + "/.git", kind: .guarding)) : dotGit))
     add(gitDirectory + "/HEAD")
     add(gitDirectory + "/commondir")
     add(gitDirectory + "/config.worktree")

@@ -10,11 +10,13 @@ import Support
 /// `RepositoryStamp`): while the stamp holds, the hook takes the read from here without opening the repository
 /// with libgit2, so a repository nobody committed in costs a few `stat` calls and one small file.
 ///
-/// One `StateFile` per configured folder under `<cache>/reads-v2/`, named by a hash of the folder: a record
+/// One `StateFile` per configured folder under `<cache>/reads-v3/`, named by a hash of the folder: a record
 /// `read <folder>`, a record `query <fields>...` (the span, the author filter, merges, `HOME` and
 /// `XDG_CONFIG_HOME`), a record `repository <bare 0|1> <common dir>`, a record `stamps <hex> <path>...` (each
-/// path after a letter for what is stamped of it: `a` that nothing is there, `n` which file or folder it is, `f`
-/// all of it; `<hex>` holds each path's stamp in turn, see `stampLength`), a record `commits`,
+/// path after a letter for what is stamped of it: `a` that nothing is there, `h` that nothing is there and the
+/// folder it would be in is stamped `g` before it, `n` which file or folder it is, `f` all of it, `g` all of a
+/// folder, of which only which folder it is must hold; `<hex>` holds each path's stamp in turn, see
+/// `stampLength`), a record `commits`,
 /// one record per commit (see `WalkedCommit.fields`; the committer time is not kept) and a last record `end`.
 /// Anything else is a miss. The stamps are compared as text, not parsed as numbers: a hook checks about fifteen
 /// paths of every quiet repository, and parsing their decimal numbers cost it about 6 K instructions more a
@@ -132,8 +134,17 @@ package struct StampedRead {
       return
     }
     var stamps = ["stamps", Self.text(of: stamp.entries.map(\.stamp))]
+    var guards: Set<String> = []
     for (file, entry) in stamp.entries {
-      let letter = entry.kind == .absent ? "a" : entry.kind == .node ? "n" : "f"
+      let letter: String
+      switch entry.kind {
+      case .absent: letter = Self.parent(of: file).map(guards.contains) == true ? "h" : "a"
+      case .node: letter = "n"
+      case .full: letter = "f"
+      case .guarding:
+        letter = "g"
+        guards.insert(file)
+      }
       stamps.append(letter + file)
     }
     var records = [
@@ -199,20 +210,40 @@ package struct StampedRead {
     return digits.littleEndian
   }
 
+  /// The folder `path` is in, without its last `/`; nil for a path without one.
+  private static func parent(of path: String) -> String? {
+    guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return nil }
+    return String(path[..<slash])
+  }
+
   /// Whether every path of a `stamps` record stamps as the record says; false for a record that is not one.
   private static func holds(_ record: StateRecord, under folder: Folder) -> Bool {
     let paths = record.count - 2
     let text = UnsafeRawBufferPointer(rebasing: record.bytes(1))
     guard paths >= 1, text.count == paths * stampLength, let textBase = text.baseAddress else { return false }
     let hasEscapes = record.hasEscapes
+    // The `g` folders whose times held, by their fields' indices: two at most in a stamp that `store` wrote.
+    var heldGuards: [Int] = []
     for index in 0..<paths {
       let field = record.bytes(2 + index)
       guard let letter = field.first else { return false }
       let kind: PathStamp.Kind
+      var isGuard = false
       switch letter {
       // A path stamped as absent is measured whole: anything there now differs from the stamp's "nothing".
       case UInt8(ascii: "a"), UInt8(ascii: "f"): kind = .full
+      case UInt8(ascii: "h"):
+        // Absent in a folder whose times held: nothing was made there since.
+        if !hasEscapes,
+          heldGuards.contains(where: { isParent(record.bytes(2 + $0).dropFirst(), of: field.dropFirst()) })
+        {
+          continue
+        }
+        kind = .full
       case UInt8(ascii: "n"): kind = .node
+      case UInt8(ascii: "g"):
+        kind = .full
+        isGuard = true
       default: return false
       }
       let file = field.dropFirst()
@@ -233,17 +264,38 @@ package struct StampedRead {
       }
       let expected = textBase + index * stampLength
       guard expected.load(as: UInt8.self) == 48 + what(measured) else { return false }
-      for number in 0..<7 {
-        let value = Self.number(number, of: measured)
-        // Most numbers of a path that is absent, or stamped as a folder's node, are zero: their digits are known.
-        let (high, low) = value == 0 ? zeroDigits : hexDigits(value)
-        let offset = 1 + 16 * number
-        guard expected.loadUnaligned(fromByteOffset: offset, as: UInt64.self) == high,
-          expected.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self) == low
-        else { return false }
-      }
+      // A guard must be the same folder (its first two numbers); the rest says whether it held.
+      let identity = isGuard ? 2 : 7
+      guard matches(measured, expected, numbers: 0..<identity) else { return false }
+      if isGuard && matches(measured, expected, numbers: identity..<7) { heldGuards.append(index) }
     }
     return true
+  }
+
+  /// Whether the stamp's numbers in `numbers` are the digits at `expected` (a stamp's text).
+  @inline(__always) private static func matches(
+    _ measured: PathStamp, _ expected: UnsafeRawPointer, numbers: Range<Int>
+  ) -> Bool {
+    for number in numbers {
+      let value = Self.number(number, of: measured)
+      // Most numbers of a path that is absent, or stamped as a folder's node, are zero: their digits are known.
+      let (high, low) = value == 0 ? zeroDigits : hexDigits(value)
+      let offset = 1 + 16 * number
+      guard expected.loadUnaligned(fromByteOffset: offset, as: UInt64.self) == high,
+        expected.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self) == low
+      else { return false }
+    }
+    return true
+  }
+
+  /// Whether `folder` is the folder `path` is directly in: `path` is `folder`, a `/` and a name without one.
+  private static func isParent(_ folder: Slice<UnsafeRawBufferPointer>, of path: Slice<UnsafeRawBufferPointer>) -> Bool
+  {
+    guard path.count > folder.count + 1, path[path.startIndex + folder.count] == UInt8(ascii: "/"),
+      path[(path.startIndex + folder.count + 1)...].firstIndex(of: UInt8(ascii: "/")) == nil
+    else { return false }
+    guard let folderStart = folder.base.baseAddress, let pathStart = path.base.baseAddress else { return false }
+    return memcmp(folderStart + folder.startIndex, pathStart + path.startIndex, folder.count) == 0
   }
 
   /// `hexDigits(0)`: sixteen ASCII zeros, whatever the byte order.
@@ -266,7 +318,7 @@ package struct StampedRead {
     return nil
   }
 
-  /// `<cache>/reads-v2/<name>.tsv`, the name FNV-1a of the folder's bytes in hex: a name, not a check (the first
+  /// `<cache>/reads-v3/<name>.tsv`, the name FNV-1a of the folder's bytes in hex: a name, not a check (the first
   /// record holds the folder). Made in one piece: a hook makes one for every configured repository, and joining
   /// the four parts cost it about a thousand instructions each.
   private static func path(in cacheDirectory: String, of root: String) -> String {
@@ -275,7 +327,7 @@ package struct StampedRead {
     folderPath.withUTF8 { for byte in $0 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 } }
     var cache = cacheDirectory
     return cache.withUTF8 { cache in
-      let middle: StaticString = "/reads-v2/"
+      let middle: StaticString = "/reads-v3/"
       let suffix: StaticString = ".tsv"
       let length = cache.count + middle.utf8CodeUnitCount + 16 + suffix.utf8CodeUnitCount
       return String(unsafeUninitializedCapacity: length) { buffer in

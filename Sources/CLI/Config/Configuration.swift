@@ -220,7 +220,8 @@ public struct Configuration: Sendable {
               emptyPaths.insert(name)
               throw .invalidValue(key: "repo.\(name).path", value: entry.value, expected: "a repository's folder")
             }
-            sections[section].path = environment.absolute(entry.value, relativeTo: folder)
+            // Made absolute after the loop, all at once (see `Environment.absolute(_:relativeTo:)`).
+            sections[section].path = entry.value
           case "private":
             sections[section].isPrivate = try Self.parseBool(entry.value, key: "repo.\(name).private")
           case "retired":
@@ -258,6 +259,9 @@ public struct Configuration: Sendable {
       } catch {
         problems.append(error)
       }
+    }
+    for (index, path) in environment.absolute(sections.map(\.path), relativeTo: folder).enumerated() {
+      sections[index].path = path
     }
     for name in sections.filter(\.path.isEmpty).map(\.name) where !emptyPaths.contains(name) {
       // A name with a path that differs only in case is the likely meaning (`[repo "Sec"]` beside `[repo "sec"]`).

@@ -29,4 +29,8 @@ int gitjournal_link_unnamed(int descriptor, const char *path);
 /// 1 or 0, or -1 when that cannot be told (not Linux, or the folder cannot be looked at).
 int gitjournal_has_default_acl(const char *folder);
 
+/// How many processors this process may run on (its affinity mask; a cgroup's CPU quota is not counted): one
+/// system call. At least 1.
+int gitjournal_usable_processors(void);
+
 #endif

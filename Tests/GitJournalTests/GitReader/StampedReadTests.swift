@@ -81,6 +81,37 @@ import Testing
         .current() != nil
     }
 
+    /// The letters of the stored read's stamped paths, by path (see `StampedRead`).
+    func storedLetters() throws -> [String: Character] {
+      let folder = cache + "/reads-v3"
+      let names = try FileManager.default.contentsOfDirectory(atPath: folder)
+      var letters: [String: Character] = [:]
+      for name in names {
+        let lines = try String(contentsOfFile: folder + "/" + name, encoding: .utf8).split(separator: "\n")
+        guard lines.first?.hasSuffix("\t" + root) == true, lines.count > 3 else { continue }
+        for field in lines[3].split(separator: "\t").dropFirst(2) { letters[String(field.dropFirst())] = field.first }
+      }
+      return letters
+    }
+
+    /// What a read from nothing gives, or why it failed, branch names aside.
+    func fullOutcome() -> Result<[CommitRecord], RepositoryProblem> {
+      Result { () throws(RepositoryProblem) in
+        Self.withoutBranches(
+          try scan(stamped: false).commits(authoredFrom: StampedReadTests.dayStart, to: StampedReadTests.dayEnd)
+            .commits)
+      }
+    }
+
+    /// What the hook's read gives, or why it failed, branch names aside.
+    func hookedOutcome() -> Result<[CommitRecord], RepositoryProblem> {
+      Result { () throws(RepositoryProblem) in
+        Self.withoutBranches(
+          try scan(stamped: true).commits(authoredFrom: StampedReadTests.dayStart, to: StampedReadTests.dayEnd)
+            .commits)
+      }
+    }
+
     /// Lets everything changed so far age past the racy margin, then reads and stores under a stamp.
     func settle() throws {
       Thread.sleep(forTimeInterval: 0.15)
@@ -116,6 +147,45 @@ import Testing
     try world.repository.git(["clone", "-q", world.repository.path, folder])
     world.root = folder
     try expectSeen(world) { try world.commit("Second", in: folder) }
+  }
+
+  /// The working tree and `.git` guard the paths stamped absent in them: while their times hold, those paths are
+  /// not looked at (`h`); a file made in either breaks the guard, never the stamp, and an absent path that appears
+  /// is seen.
+  @Test func pathsAbsentInAFolderWhoseTimesHoldAreNotLookedAt() throws {
+    let world = try World()
+    try world.settle()
+    let letters = try world.storedLetters()
+    #expect(letters[world.root] == "g" && letters[world.root + "/.git"] == "g")
+    #expect(letters[world.root + "/.git/shallow"] == "h" && letters[world.root + "/.mailmap"] == "h")
+    #expect(letters[world.root + "/.git/HEAD"] == "f", "a file that exists is looked at, whatever its folder says")
+    // New files in both folders: the guards no longer hold, the stamp does, and the absent paths are looked at.
+    try world.repository.write("notes\n", to: "notes.txt")
+    try world.git("status", "--short")
+    try world.repository.write("", to: ".git/unrelated")
+    #expect(world.isStamped, "a guard that changed broke the stamp")
+    #expect(try world.hooked() == world.full())
+    // A shallow file appearing makes the repository unreadable for the journal; the stamp must not hide it.
+    try world.settle()
+    #expect(world.isStamped)
+    let head = try world.repository.git("rev-parse", "HEAD").trimmingCharacters(in: .whitespacesAndNewlines)
+    try world.repository.write(head + "\n", to: ".git/shallow")
+    #expect(world.fullOutcome() == .failure(.shallow))
+    #expect(world.hookedOutcome() == .failure(.shallow), "the stamp hid a shallow file made in .git")
+  }
+
+  /// A guarding folder replaced by another (same path, another inode) breaks the stamp: a `g` path must still be
+  /// the same folder.
+  @Test func aWorkingTreeReplacedByAnotherBreaksTheStamp() throws {
+    let world = try World()
+    let copy = world.repository.owner.path("copy")
+    try world.repository.git(["clone", "-q", world.repository.path, copy])
+    try world.settle()
+    #expect(world.isStamped)
+    let moved = world.repository.owner.path("moved")
+    #expect(rename(world.root, moved) == 0 && rename(copy, world.root) == 0)
+    #expect(!world.isStamped, "another repository at the same path was taken for the stamped one")
+    #expect(rename(world.root, copy) == 0 && rename(moved, world.root) == 0)
   }
 
   @Test func anAmend() throws {
@@ -331,11 +401,13 @@ import Testing
         let someCommit = log.randomElement(using: &random)!
         let environment = TemporaryRepository.identity(
           date: world.date(), committerDate: nil, email: TemporaryRepository.email)
-        switch Int.random(in: 0..<15, using: &random) {
+        switch Int.random(in: 0..<16, using: &random) {
         case 0:
           let name = (Bool.random(using: &random) ? "nested/" : "") + "topic\(step)"
-          try world.git("switch", "-q", "-c", name, someCommit)
-          branches.append(name)
+          // Refused when local changes would be lost, as for any user.
+          if try world.repository.gitResult(["switch", "-q", "-c", name, someCommit]).status == 0 {
+            branches.append(name)
+          }
         case 1: _ = try world.repository.gitResult(["switch", "-q", branches.randomElement(using: &random)!])
         case 2: _ = try world.repository.gitResult(["reset", "-q", "--hard", "HEAD~1"])
         case 3:
@@ -358,23 +430,31 @@ import Testing
           try world.git("fetch", "-q", other.path, "+HEAD:refs/remotes/laptop/main")
         case 8:
           try other.git(["commit", "-q", "--allow-empty", "-m", "Elsewhere \(step)"], environment: environment)
-          try world.git("fetch", "-q", other.path, "+HEAD:refs/heads/laptop")
+          // Refused while `laptop` is checked out, as git refuses it for the user.
+          _ = try world.repository.gitResult(["fetch", "-q", other.path, "+HEAD:refs/heads/laptop"])
           if !branches.contains("laptop") { branches.append("laptop") }
         case 9:
           let text = Bool.random(using: &random) ? "Someone <ada@example.com> <ada@example.com>\n" : ""
           try world.repository.write(text, to: ".mailmap")
-        case 10: try world.git("switch", "-q", "--detach", someCommit)
+        // Refused when staged changes would be lost, as for any user.
+        case 10: _ = try world.repository.gitResult(["switch", "-q", "--detach", someCommit])
         case 11: try world.git("status", "--short")
         case 12:
           try world.repository.write("\(step)\n", to: "staged.txt")
           try world.git("add", "staged.txt")
+        case 13:
+          // A shallow file made in .git, where the stamp keeps it absent by the folder's times: the journal cannot
+          // read the repository while it is there. Removed again, so that the steps after it read something.
+          try world.repository.write(someCommit + "\n", to: ".git/shallow")
+          #expect(world.hookedOutcome() == .failure(.shallow), "seed \(seed), step \(step): a shallow file missed")
+          try FileManager.default.removeItem(atPath: world.repository.path + "/.git/shallow")
         default: try world.commit("Step \(step)")
         }
         if Int.random(in: 0..<5, using: &random) < 3 { usleep(120_000) }
         if world.isStamped { stampedSteps += 1 }
-        let full = try world.full()
-        #expect(try world.hooked() == full, "seed \(seed), step \(step)")
-        #expect(try world.hooked() == full, "seed \(seed), step \(step), again")
+        let full = world.fullOutcome()
+        #expect(world.hookedOutcome() == full, "seed \(seed), step \(step)")
+        #expect(world.hookedOutcome() == full, "seed \(seed), step \(step), again")
       }
       #expect(stampedSteps >= 3, "the stamp held at only \(stampedSteps) steps: the test compares little")
     }

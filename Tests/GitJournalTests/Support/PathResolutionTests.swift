@@ -48,4 +48,18 @@ import Testing
     #expect(environment.absolute("~other") == Self.realPath(scratch.path).map { $0 + "/~other" })
     #expect(environment.absolute("not/yet") == Self.realPath(scratch.path).map { $0 + "/not/yet" })
   }
+
+  /// A config's list of paths is resolved in runs on several threads once it is long: each path as it is resolved
+  /// alone, in order, empty ones left empty.
+  @Test(arguments: [0, 1, 49, 50, 51, 137])
+  func aListResolvesAsEachPathAlone(count: Int) throws {
+    _ = try scratch.makeFolder("code/real")
+    try FileManager.default.createSymbolicLink(atPath: scratch.path("link"), withDestinationPath: scratch.path("code"))
+    let environment = Environment(variables: ["HOME": scratch.path("code")], currentDirectory: "/")
+    let kinds = ["link/real", "~/real", "missing", "", "code/real/../real", scratch.path("link")]
+    let paths = (0..<count).map { kinds[$0 % kinds.count] }
+    let one = paths.map { $0.isEmpty ? "" : environment.absolute($0, relativeTo: scratch.path) }
+    #expect(environment.absolute(paths, relativeTo: scratch.path) == one)
+    #expect(one.allSatisfy { !$0.contains("link") }, "the symlink was not resolved")
+  }
 }

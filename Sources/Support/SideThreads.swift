@@ -1,0 +1,83 @@
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A short piece of work cut into parts, each on a thread started for it, the first on the calling thread, all
+/// joined before returning. Swift's task groups and Dispatch's pools start their worker threads on first use (a
+/// dozen threads here), which costs about what a second core saves on a few milliseconds of work; a bare thread
+/// starts in 20 to 100 µs.
+package enum SideThreads {
+  /// `body` of `items` cut into runs, in order, the results joined in order: one run per usable processor, each of
+  /// at least `perRun` items; with fewer items one run on this thread, and the processors are not counted.
+  package static func map<Item: Sendable, Result: Sendable>(
+    _ items: [Item], runsOfAtLeast perRun: Int, _ body: @escaping @Sendable (ArraySlice<Item>) -> [Result]
+  ) -> [Result] {
+    guard items.count >= 2 * perRun else { return body(items[...]) }
+    let runs = min(ProcessResources.usableProcessorCount, items.count / perRun)
+    guard runs > 1 else { return body(items[...]) }
+    let size = (items.count + runs - 1) / runs
+    return map(parts: runs) { run in
+      body(items[min(items.count, run * size)..<min(items.count, (run + 1) * size)])
+    }.flatMap { $0 }
+  }
+
+  /// `body(part)` for each part of `0..<parts`, in order. A part whose thread cannot be started is done on the
+  /// calling thread after its own part: the results are the same, only later.
+  package static func map<Result: Sendable>(parts: Int, _ body: @escaping @Sendable (Int) -> Result) -> [Result] {
+    guard parts > 1 else { return parts == 1 ? [body(0)] : [] }
+    // One slot per part, each written by one thread only, and read once every thread is joined.
+    let slots = UnsafeMutableBufferPointer<Result?>.allocate(capacity: parts)
+    slots.initialize(repeating: nil)
+    defer {
+      slots.deinitialize()
+      slots.deallocate()
+    }
+    let sendableSlots = SendableSlots(slots)
+    var threads: [pthread_t] = []
+    for part in 1..<parts {
+      let start = ThreadStart { sendableSlots.slots[part] = body(part) }
+      if let thread = start.startThread() { threads.append(thread) } else { start.run() }
+    }
+    slots[0] = body(0)
+    for thread in threads { pthread_join(thread, nil) }
+    return slots.map { $0! }
+  }
+}
+
+/// The slots' buffer, handed to the threads that fill it (each its own slot).
+private struct SendableSlots<Result>: @unchecked Sendable {
+  let slots: UnsafeMutableBufferPointer<Result?>
+  init(_ slots: UnsafeMutableBufferPointer<Result?>) { self.slots = slots }
+}
+
+/// What a started thread runs; not generic, so that the thread's entry point needs no cast to find it.
+private final class ThreadStart: Sendable {
+  let run: @Sendable () -> Void
+
+  init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+
+  /// A new thread running `run`, or nil when none could be started (`run` has then not run).
+  func startThread() -> pthread_t? {
+    let argument = Unmanaged.passRetained(self).toOpaque()
+    #if canImport(Glibc)
+      var thread = pthread_t()
+    #else
+      var thread: pthread_t?
+    #endif
+    let status = pthread_create(
+      &thread, nil,
+      { argument in
+        // Optional on Linux, not on Darwin.
+        let pointer: UnsafeMutableRawPointer? = argument
+        Unmanaged<ThreadStart>.fromOpaque(pointer!).takeRetainedValue().run()
+        return nil
+      }, argument)
+    guard status == 0 else {
+      Unmanaged<ThreadStart>.fromOpaque(argument).release()
+      return nil
+    }
+    return thread
+  }
+}
