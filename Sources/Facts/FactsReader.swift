@@ -19,7 +19,8 @@ public struct FactsReader: Sendable {
 
   /// The facts of `days`. Each repository is walked once for the span from the first to the last day, or answered
   /// from its stored read; the repositories that have to be walked are read in parallel, a single one on the
-  /// caller's task (with its executor: the hook's main thread).
+  /// caller's task (with its executor: the hook's main thread). Many repositories are read by one thread per
+  /// processor, `policy.likelyMoved` first (see `readingThreads`).
   public nonisolated(nonsending) func read(days: [Day], policy: ReadPolicy) async -> Reading {
     guard let first = days.min(), let last = days.max() else { return Reading(days: [:], skipped: [], readPaths: []) }
     let calendar = sources.calendar
@@ -42,32 +43,66 @@ public struct FactsReader: Sendable {
       return Read(index: index, scan: scan, end: entries[index].retiredAt.map { min($0, span.end) } ?? span.end)
     }
     var outcomes: [Outcome?] = Array(repeating: nil, count: entries.count)
-    var misses: [Read] = []
-    for (read, stored) in zip(reads, Self.storedReads(reads, from: span.start)) {
-      if let stored { outcomes[read.index] = .success(stored) } else { misses.append(read) }
-    }
-    // The others are opened with libgit2, each by a task with its own handle, one per core at a time; a single
-    // one (the repository a hook commits in) on this task, without starting the threads of a task group.
+    // A repository whose stored read does not hold is opened with libgit2, by a task or thread with its own handle.
     @Sendable func walk(_ read: Read) -> Outcome {
       Result { () throws(RepositoryProblem) in
         try read.scan.commits(authoredFrom: span.start, to: read.end, checkingStored: false)
       }
     }
-    if misses.count == 1, let read = misses.first {
-      outcomes[read.index] = walk(read)
-    } else if misses.count > 1 {
-      await withTaskGroup(of: (Int, Outcome).self) { group in
-        var next = 0
-        func addNext() {
-          guard next < misses.count else { return }
-          let read = misses[next]
-          next += 1
-          group.addTask { (read.index, walk(read)) }
+    let threads = Self.readingThreads(for: reads.count)
+    if threads > 1 {
+      // Many repositories: each thread takes the next one and answers it from its stored read or walks it. The
+      // ones likely to have moved come first, so that the walk of the one a hook commits in runs beside the
+      // checks of the quiet ones instead of after them all.
+      // Lengths first: a hundred folders compared with one, most of them of another length.
+      let isLikely = reads.map { read in
+        let path = entries[read.index].path
+        return policy.likelyMoved.contains { $0.utf8.count == path.utf8.count && $0 == path }
+      }
+      let order = reads.indices.filter { isLikely[$0] } + reads.indices.filter { !isLikely[$0] }
+      // Worked out before the threads start: the same for every repository but a retired one or one with files
+      // left out of its own.
+      var stored = StoredReads(start: span.start)
+      let queries = reads.map { stored.query(for: $0) }
+      let results = ReadResults(count: reads.count)
+      defer { results.release() }
+      SideThreads.forEach(count: order.count, threads: threads) { position in
+        let index = order[position]
+        let read = reads[index]
+        results.set(
+          index,
+          read.scan.storedCommits(authoredFrom: span.start, to: read.end, query: queries[index]).map { .success($0) }
+            ?? walk(read))
+      }
+      for (index, read) in reads.enumerated() { outcomes[read.index] = results[index] }
+    } else {
+      var misses: [Read] = []
+      var stored = StoredReads(start: span.start)
+      for read in reads {
+        if let commits = stored.commits(of: read) {
+          outcomes[read.index] = .success(commits)
+        } else {
+          misses.append(read)
         }
-        for _ in 0..<ProcessResources.activeProcessorCount { addNext() }
-        while let (index, outcome) = await group.next() {
-          outcomes[index] = outcome
-          addNext()
+      }
+      // The misses in parallel, one per core at a time; a single one (the repository a hook commits in) on this
+      // task, without starting the threads of a task group.
+      if misses.count == 1, let read = misses.first {
+        outcomes[read.index] = walk(read)
+      } else if misses.count > 1 {
+        await withTaskGroup(of: (Int, Outcome).self) { group in
+          var next = 0
+          func addNext() {
+            guard next < misses.count else { return }
+            let read = misses[next]
+            next += 1
+            group.addTask { (read.index, walk(read)) }
+          }
+          for _ in 0..<ProcessResources.activeProcessorCount { addNext() }
+          while let (index, outcome) = await group.next() {
+            outcomes[index] = outcome
+            addNext()
+          }
         }
       }
     }
@@ -114,26 +149,59 @@ public struct FactsReader: Sendable {
     var end: Int64
   }
 
-  /// How many stored reads make a run of their own on another core. A quiet repository's check is about twenty
-  /// system calls (30 to 40 µs), and a thread starts in 20 to 100 µs: from about 25 repositories a second core
-  /// saves more than its thread costs.
-  static let storedReadsPerRun = 25
+  /// How many repositories make a thread of their own. A quiet repository's check is about fifteen system calls
+  /// (20 to 30 µs), and a thread starts in 20 to 100 µs: from about 25 repositories a second core saves more than
+  /// its thread costs.
+  static let repositoriesPerThread = 25
 
-  /// The stored read of each repository whose stamp holds (see `StampedRead`), nil for the others. A quiet
-  /// repository costs one small file and a few `stat`s, so the list is read on this thread, and cut into one run
-  /// per core only when each run has `storedReadsPerRun` repositories (see `SideThreads`).
-  static func storedReads(_ reads: [Read], from start: Int64) -> [ScannedRepository?] {
-    @Sendable func stored(_ part: ArraySlice<Read>) -> [ScannedRepository?] {
-      // Made again only when the span's end (earlier for a retired repository) or the files left out change.
-      var query: (end: Int64, excluded: [String], query: StampedRead.Query?)?
-      return part.map { read in
-        if query?.end != read.end || query?.excluded != read.scan.excludePaths {
-          query = (read.end, read.scan.excludePaths, read.scan.storedReadQuery(authoredFrom: start, to: read.end))
-        }
-        return read.scan.storedCommits(authoredFrom: start, to: read.end, query: query?.query)
-      }
+  /// The threads that read `count` repositories: one per usable processor, each with at least
+  /// `repositoriesPerThread` of them; 1 (this task alone) below twice that, without counting the processors.
+  static func readingThreads(for count: Int) -> Int {
+    guard count >= 2 * repositoriesPerThread else { return 1 }
+    return min(ProcessResources.usableProcessorCount, count / repositoriesPerThread)
+  }
+
+  /// The stored reads (see `StampedRead`) of the repositories one thread checks, one after the other.
+  struct StoredReads {
+    let start: Int64
+    /// Made again only when the span's end (earlier for a retired repository) or the files left out change.
+    private var query: (end: Int64, excluded: [String], query: StampedRead.Query?)?
+
+    init(start: Int64) { self.start = start }
+
+    /// The stored read of `read`'s repository when its stamp holds, nil when it has to be walked.
+    mutating func commits(of read: Read) -> ScannedRepository? {
+      read.scan.storedCommits(authoredFrom: start, to: read.end, query: query(for: read))
     }
-    return SideThreads.map(reads, runsOfAtLeast: storedReadsPerRun, stored)
+
+    /// What decides `read`'s stored read besides its repository.
+    mutating func query(for read: Read) -> StampedRead.Query? {
+      if query?.end != read.end || query?.excluded != read.scan.excludePaths {
+        query = (read.end, read.scan.excludePaths, read.scan.storedReadQuery(authoredFrom: start, to: read.end))
+      }
+      return query?.query
+    }
+  }
+
+  /// The outcomes of the repositories that several threads read, one slot each, each written by the one thread
+  /// that took its repository and read once they are all joined: a buffer of the concrete type, with no generic
+  /// container to instantiate at run time (the hook reads once). Call `release` when done.
+  struct ReadResults: @unchecked Sendable {
+    typealias Outcome = Result<ScannedRepository, RepositoryProblem>
+    private let slots: UnsafeMutableBufferPointer<Outcome?>
+
+    init(count: Int) {
+      slots = .allocate(capacity: count)
+      slots.initialize(repeating: nil)
+    }
+
+    func set(_ index: Int, _ outcome: Outcome) { slots[index] = outcome }
+    subscript(index: Int) -> Outcome? { slots[index] }
+
+    func release() {
+      slots.deinitialize()
+      slots.deallocate()
+    }
   }
 
   /// Whether each entry is private. `private` is about the commits, not the entry: an entry that reads the same

@@ -13,9 +13,9 @@ import Support
 /// One `StateFile` per configured folder under `<cache>/reads-v3/`, named by a hash of the folder: a record
 /// `read <folder>`, a record `query <fields>...` (the span, the author filter, merges, `HOME` and
 /// `XDG_CONFIG_HOME`), a record `repository <bare 0|1> <common dir>`, a record `stamps <hex> <path>...` (each
-/// path after a letter for what is stamped of it: `a` that nothing is there, `h` that nothing is there and the
-/// folder it would be in is stamped `g` before it, `n` which file or folder it is, `f` all of it, `g` all of a
-/// folder, of which only which folder it is must hold; `<hex>` holds each path's stamp in turn, see
+/// path after a letter for what is stamped of it: `a` that nothing is there, `h0` or `h1` that nothing is there,
+/// in the record's first or second `g` folder, `n` which file or folder it is, `f` all of it, `g` all of a folder,
+/// of which only which folder it is must hold; `<hex>` holds each path's stamp in turn, see
 /// `stampLength`), a record `commits`,
 /// one record per commit (see `WalkedCommit.fields`; the committer time is not kept) and a last record `end`.
 /// Anything else is a miss. The stamps are compared as text, not parsed as numbers: a hook checks about fifteen
@@ -134,16 +134,19 @@ package struct StampedRead {
       return
     }
     var stamps = ["stamps", Self.text(of: stamp.entries.map(\.stamp))]
-    var guards: Set<String> = []
+    // The `g` folders so far, in order: a path absent in the first or second of them is `h0` or `h1`.
+    var guards: [String] = []
     for (file, entry) in stamp.entries {
       let letter: String
       switch entry.kind {
-      case .absent: letter = Self.parent(of: file).map(guards.contains) == true ? "h" : "a"
+      case .absent:
+        let guardIndex = Self.parent(of: file).flatMap { guards.firstIndex(of: $0) }
+        letter = guardIndex.map { $0 < 2 ? "h\($0)" : "a" } ?? "a"
       case .node: letter = "n"
       case .full: letter = "f"
       case .guarding:
         letter = "g"
-        guards.insert(file)
+        guards.append(file)
       }
       stamps.append(letter + file)
     }
@@ -222,23 +225,28 @@ package struct StampedRead {
     let text = UnsafeRawBufferPointer(rebasing: record.bytes(1))
     guard paths >= 1, text.count == paths * stampLength, let textBase = text.baseAddress else { return false }
     let hasEscapes = record.hasEscapes
-    // The `g` folders whose times held, by their fields' indices: two at most in a stamp that `store` wrote.
-    var heldGuards: [Int] = []
+    // Whether the first and the second `g` folder held: `h0` and `h1` paths are in them.
+    var guardCount = 0
+    var heldGuards = (false, false)
     for index in 0..<paths {
       let field = record.bytes(2 + index)
       guard let letter = field.first else { return false }
       let kind: PathStamp.Kind
       var isGuard = false
+      // Where the path begins in the field, after its letters.
+      var pathStart = 1
       switch letter {
       // A path stamped as absent is measured whole: anything there now differs from the stamp's "nothing".
       case UInt8(ascii: "a"), UInt8(ascii: "f"): kind = .full
       case UInt8(ascii: "h"):
         // Absent in a folder whose times held: nothing was made there since.
-        if !hasEscapes,
-          heldGuards.contains(where: { isParent(record.bytes(2 + $0).dropFirst(), of: field.dropFirst()) })
-        {
-          continue
+        guard field.count > 1 else { return false }
+        switch field[field.startIndex + 1] {
+        case UInt8(ascii: "0"): if heldGuards.0 { continue }
+        case UInt8(ascii: "1"): if heldGuards.1 { continue }
+        default: return false
         }
+        pathStart = 2
         kind = .full
       case UInt8(ascii: "n"): kind = .node
       case UInt8(ascii: "g"):
@@ -246,11 +254,11 @@ package struct StampedRead {
         isGuard = true
       default: return false
       }
-      let file = field.dropFirst()
+      let file = field.dropFirst(pathStart)
       let measured: PathStamp
       if hasEscapes && record.isEscaped(2 + index) {
         // An escaped path (a tab or a backslash in it) is unescaped first.
-        measured = PathStamp(path: String(record.text(2 + index).dropFirst()), kind: kind)
+        measured = PathStamp(path: String(record.text(2 + index).dropFirst(pathStart)), kind: kind)
       } else if let below = folder.relative(file) {
         // Below the repository's folder: not one of the shared config files, unless the repository holds the
         // home folder, and then it is measured here as well as it would be there.
@@ -267,7 +275,11 @@ package struct StampedRead {
       // A guard must be the same folder (its first two numbers); the rest says whether it held.
       let identity = isGuard ? 2 : 7
       guard matches(measured, expected, numbers: 0..<identity) else { return false }
-      if isGuard && matches(measured, expected, numbers: identity..<7) { heldGuards.append(index) }
+      if isGuard {
+        let held = matches(measured, expected, numbers: identity..<7)
+        if guardCount == 0 { heldGuards.0 = held } else if guardCount == 1 { heldGuards.1 = held }
+        guardCount += 1
+      }
     }
     return true
   }
@@ -286,16 +298,6 @@ package struct StampedRead {
       else { return false }
     }
     return true
-  }
-
-  /// Whether `folder` is the folder `path` is directly in: `path` is `folder`, a `/` and a name without one.
-  private static func isParent(_ folder: Slice<UnsafeRawBufferPointer>, of path: Slice<UnsafeRawBufferPointer>) -> Bool
-  {
-    guard path.count > folder.count + 1, path[path.startIndex + folder.count] == UInt8(ascii: "/"),
-      path[(path.startIndex + folder.count + 1)...].firstIndex(of: UInt8(ascii: "/")) == nil
-    else { return false }
-    guard let folderStart = folder.base.baseAddress, let pathStart = path.base.baseAddress else { return false }
-    return memcmp(folderStart + folder.startIndex, pathStart + path.startIndex, folder.count) == 0
   }
 
   /// `hexDigits(0)`: sixteen ASCII zeros, whatever the byte order.

@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
   @preconcurrency import Glibc
 #elseif canImport(Darwin)
@@ -23,8 +25,7 @@ package enum SideThreads {
     }.flatMap { $0 }
   }
 
-  /// `body(part)` for each part of `0..<parts`, in order. A part whose thread cannot be started is done on the
-  /// calling thread after its own part: the results are the same, only later.
+  /// `body(part)` for each part of `0..<parts`, in order.
   package static func map<Result: Sendable>(parts: Int, _ body: @escaping @Sendable (Int) -> Result) -> [Result] {
     guard parts > 1 else { return parts == 1 ? [body(0)] : [] }
     // One slot per part, each written by one thread only, and read once every thread is joined.
@@ -35,14 +36,51 @@ package enum SideThreads {
       slots.deallocate()
     }
     let sendableSlots = SendableSlots(slots)
+    run(parts: parts) { part in sendableSlots.slots[part] = body(part) }
+    return slots.map { $0! }
+  }
+
+  /// `body(index)` for each index of `0..<count`, on up to `threads` threads (this one among them), each taking the
+  /// next index not yet taken: a long item keeps one thread while the others go on with the rest. Not generic, so
+  /// that a caller pays no generic metadata for it: the hook calls it once.
+  package static func forEach(count: Int, threads: Int, _ body: @escaping @Sendable (Int) -> Void) {
+    guard threads > 1, count > 1 else {
+      for index in 0..<count { body(index) }
+      return
+    }
+    let next = NextIndex(count: count)
+    run(parts: min(threads, count)) { _ in
+      while let index = next.take() { body(index) }
+    }
+  }
+
+  /// `body(part)` for each part of `0..<parts`: part 0 on this thread, each other one on a thread started for it,
+  /// or on this one when none could be started; all joined before returning.
+  private static func run(parts: Int, _ body: @escaping @Sendable (Int) -> Void) {
     var threads: [pthread_t] = []
-    for part in 1..<parts {
-      let start = ThreadStart { sendableSlots.slots[part] = body(part) }
+    for part in 1..<max(1, parts) {
+      let start = ThreadStart { body(part) }
       if let thread = start.startThread() { threads.append(thread) } else { start.run() }
     }
-    slots[0] = body(0)
+    body(0)
     for thread in threads { pthread_join(thread, nil) }
-    return slots.map { $0! }
+  }
+}
+
+/// The next index of `0..<count` not yet taken, for threads that share the items.
+private final class NextIndex: @unchecked Sendable {
+  private let lock = NSLock()
+  private var next = 0
+  private let count: Int
+
+  init(count: Int) { self.count = count }
+
+  func take() -> Int? {
+    lock.withLock {
+      guard next < count else { return nil }
+      defer { next += 1 }
+      return next
+    }
   }
 }
 

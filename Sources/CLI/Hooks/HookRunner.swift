@@ -37,11 +37,14 @@ struct HookRunner {
       // A problem in the narrative section turns the model off (see Configuration.loadForHook); others throw.
       var (configuration, narrativeProblem) = try Configuration.loadForHook(environment)
       guard let repository = Repository.containing(environment.currentDirectory) else { return nil }
-      guard try isJournaled(repository, configuration: &configuration, log: log) else { return nil }
+      guard let committing = try journaledPaths(repository, configuration: &configuration, log: log) else {
+        return nil
+      }
       guard
         let days = try affectedDays(hook, arguments: arguments, repository: repository, configuration: configuration)
       else { return nil }
-      let report = try await Journaling(configuration: configuration, environment: environment).refresh(days: days)
+      let report = try await Journaling(configuration: configuration, environment: environment).refresh(
+        days: days, likelyMoved: committing)
       startNarratorIfNeeded(for: report, configuration: configuration)
       log.append(Self.carriedLines(report, hook: hook), now: environment.now())
       let problem = narrativeProblem.map { "\(hook.rawValue): \($0); no model request until it is fixed" }
@@ -119,27 +122,29 @@ struct HookRunner {
     "GIT_COMMON_DIR", "GIT_EDITOR", "GIT_REFLOG_ACTION",
   ]
 
-  /// Whether the committing repository is journaled: configured (or, from the global hook, registered now, which
-  /// adds it to `configuration`), and not the one that holds the journal folder, whose commits would otherwise
-  /// write to the journal on every commit of the journal.
-  func isJournaled(_ repository: Repository, configuration: inout Configuration, log: LogFile) throws -> Bool {
+  /// The configured folders of the committing repository when it is journaled: configured (or, from the global
+  /// hook, registered now, which adds it to `configuration`), and not the one that holds the journal folder, whose
+  /// commits would otherwise write to the journal on every commit of the journal. Nil when it is not.
+  func journaledPaths(_ repository: Repository, configuration: inout Configuration, log: LogFile) throws -> [String]? {
     let root = repository.root
     let mainRoot = repository.mainRoot
     if RegistrationCheck.holdsJournal(root: mainRoot, journal: configuration.journalDirectory, also: root) {
-      return false
+      return nil
     }
-    if Self.isConfigured(repository, root: root, in: configuration) { return true }
+    let names = Names(repository, root: root)
+    let configured = configuration.repositories.filter { !$0.isRetired && names.include($0) }
+    if !configured.isEmpty { return configured.map(\.path) }
     guard registers, !repository.isBare,
       RegistrationCheck.refusal(root: mainRoot, configuration: configuration, automatic: true) == nil,
       !(configuration.repositories + configuration.excludedRepositories).contains(where: {
         Self.names(repository, root: root, entry: $0)
       }),
       let entry = try RepositoryRegistry(environment: environment).registerAutomatically(root: mainRoot)
-    else { return false }
+    else { return nil }
     configuration.repositories.append(entry)
     log.append(
       ["registered \(entry.name) (\(entry.path)) at its first commit under the global hook"], now: environment.now())
-    return true
+    return [entry.path]
   }
 
   /// The days to refresh, or nil when there is nothing to do: a rebase is still running (its post-rewrite
@@ -168,12 +173,6 @@ struct HookRunner {
       }
       return days.sorted()
     }
-  }
-
-  /// Whether the committing repository (or a linked worktree of it) is one the journal reads.
-  static func isConfigured(_ repository: Repository, root: String, in configuration: Configuration) -> Bool {
-    let names = Names(repository, root: root)
-    return configuration.repositories.contains { !$0.isRetired && names.include($0) }
   }
 
   /// Whether `entry` is the committing repository (at `root`) or the repository it is a linked worktree of.

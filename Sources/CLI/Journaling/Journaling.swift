@@ -137,10 +137,13 @@ struct Journaling: Sendable {
   }
 
   /// Refreshes a few days (the hook): the repositories are read and the files written while holding the
-  /// journal lock, so two processes never write facts older than what the other saw.
-  nonisolated(nonsending) func refresh(days: [Day]) async throws -> Report {
+  /// journal lock, so two processes never write facts older than what the other saw. `likelyMoved`: see
+  /// `ReadPolicy`.
+  nonisolated(nonsending) func refresh(days: [Day], likelyMoved: [String] = []) async throws -> Report {
     try await store.locked { locked in
-      let reading = await reader.read(days: days, policy: .hook)
+      var policy = ReadPolicy.hook
+      policy.likelyMoved = likelyMoved
+      let reading = await reader.read(days: days, policy: policy)
       var report = Report(written: [], skipped: reading.skipped)
       for day in reading.days.keys.sorted() {
         try write(reading.days[day]!, readPaths: reading.readPaths, in: locked, durability: .immediate, into: &report)

@@ -35,4 +35,51 @@ import Testing
     ]
     #expect(Self.ids(FactsReader.countingEachCommitOnce(scans)) == [["a", "b"], ["c"], []])
   }
+
+  /// Enough repositories to be read by several threads (`FactsReader.readingThreads`): every one of them is read,
+  /// with its own commits, whether from its stored read or walked, whichever thread takes it; a missing one is
+  /// skipped; the one named likely to have moved is read first and its new commit is seen.
+  @Test func manyRepositoriesAreEachReadOnce() async throws {
+    let count = 2 * FactsReader.repositoriesPerThread + 3
+    let owner = try ScratchDirectory("gitjournal-many")
+    let dayStart: Int64 = 1_780_012_800  // a UTC midnight
+    var entries: [RepositoryEntry] = []
+    for index in 0..<count {
+      let repository = try TemporaryRepository(named: "r\(index)", in: owner)
+      for commit in 0...(index % 3) {
+        try repository.commit(message: "r\(index) c\(commit)", date: "\(dayStart + 3_600 + Int64(commit) * 60) +0000")
+      }
+      entries.append(RepositoryEntry(name: "r\(index)", path: repository.path, isPrivate: false))
+    }
+    entries.insert(RepositoryEntry(name: "gone", path: owner.path("gone"), isPrivate: false), at: 7)
+    let calendar = JournalCalendar(timeZone: TimeZone(identifier: "UTC")!)
+    let reader = FactsReader(
+      sources: FactsSources(
+        repositories: entries, authors: [], includeMerges: false, calendar: calendar,
+        cacheDirectory: owner.path("cache")))
+    let day = calendar.day(containing: dayStart + 3_600)
+    var policy = ReadPolicy(allAuthors: true, reusesWindows: true)
+
+    func expectEveryRepository(extra: Int, sourceLocation: SourceLocation = #_sourceLocation) async {
+      let reading = await reader.read(days: [day], policy: policy)
+      #expect(reading.skipped.map(\.name) == ["gone"], sourceLocation: sourceLocation)
+      #expect(reading.readPaths.count == count, sourceLocation: sourceLocation)
+      let projects = Dictionary(uniqueKeysWithValues: (reading.days[day]?.projects ?? []).map { ($0.name, $0) })
+      #expect(projects.count == count, sourceLocation: sourceLocation)
+      for index in 0..<count {
+        let subjects = projects["r\(index)"]?.commits.map(\.subject) ?? []
+        var expected = (0...(index % 3)).map { "r\(index) c\($0)" }
+        if index == count - 1 && extra > 0 { expected.append("r\(index) late") }
+        #expect(subjects == expected, "r\(index)", sourceLocation: sourceLocation)
+      }
+    }
+    // Past the stamps' racy margin, so that the first read is stored and the second taken from it.
+    try await Task.sleep(for: .milliseconds(150))
+    await expectEveryRepository(extra: 0)
+    await expectEveryRepository(extra: 0)
+    let last = try TemporaryRepository(existingAt: entries.last!.path, owner: owner)
+    try last.commit(message: "r\(count - 1) late", date: "\(dayStart + 7_200) +0000")
+    policy.likelyMoved = [entries.last!.path]
+    await expectEveryRepository(extra: 1)
+  }
 }

@@ -82,14 +82,17 @@ import Testing
     }
 
     /// The letters of the stored read's stamped paths, by path (see `StampedRead`).
-    func storedLetters() throws -> [String: Character] {
+    func storedLetters() throws -> [String: String] {
       let folder = cache + "/reads-v3"
       let names = try FileManager.default.contentsOfDirectory(atPath: folder)
-      var letters: [String: Character] = [:]
+      var letters: [String: String] = [:]
       for name in names {
         let lines = try String(contentsOfFile: folder + "/" + name, encoding: .utf8).split(separator: "\n")
         guard lines.first?.hasSuffix("\t" + root) == true, lines.count > 3 else { continue }
-        for field in lines[3].split(separator: "\t").dropFirst(2) { letters[String(field.dropFirst())] = field.first }
+        for field in lines[3].split(separator: "\t").dropFirst(2) {
+          let letterCount = field.first == "h" ? 2 : 1
+          letters[String(field.dropFirst(letterCount))] = String(field.prefix(letterCount))
+        }
       }
       return letters
     }
@@ -157,7 +160,7 @@ import Testing
     try world.settle()
     let letters = try world.storedLetters()
     #expect(letters[world.root] == "g" && letters[world.root + "/.git"] == "g")
-    #expect(letters[world.root + "/.git/shallow"] == "h" && letters[world.root + "/.mailmap"] == "h")
+    #expect(letters[world.root + "/.git/shallow"] == "h1" && letters[world.root + "/.mailmap"] == "h0")
     #expect(letters[world.root + "/.git/HEAD"] == "f", "a file that exists is looked at, whatever its folder says")
     // New files in both folders: the guards no longer hold, the stamp does, and the absent paths are looked at.
     try world.repository.write("notes\n", to: "notes.txt")
