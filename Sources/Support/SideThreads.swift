@@ -57,8 +57,9 @@ package enum SideThreads {
   /// `body(part)` for each part of `0..<parts`: part 0 on this thread, each other one on a thread started for it,
   /// or on this one when none could be started; all joined before returning.
   private static func run(parts: Int, _ body: @escaping @Sendable (Int) -> Void) {
+    guard parts > 0 else { return }
     var threads: [pthread_t] = []
-    for part in 1..<max(1, parts) {
+    for part in 1..<parts {
       let start = ThreadStart { body(part) }
       if let thread = start.startThread() { threads.append(thread) } else { start.run() }
     }
