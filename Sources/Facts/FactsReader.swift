@@ -19,8 +19,8 @@ public struct FactsReader: Sendable {
 
   /// The facts of `days`. Each repository is walked once for the span from the first to the last day, or answered
   /// from its stored read; the repositories that have to be walked are read in parallel, a single one on the
-  /// caller's task (with its executor: the hook's main thread). Many repositories are read by one thread per
-  /// processor, `policy.likelyMoved` first (see `readingThreads`).
+  /// caller's task (with its executor: the hook's main thread). The stored reads of many repositories are checked
+  /// by one thread per processor, `policy.likelyMoved` first and walked there (see `readingThreads`).
   public nonisolated(nonsending) func read(days: [Day], policy: ReadPolicy) async -> Reading {
     guard let first = days.min(), let last = days.max() else { return Reading(days: [:], skipped: [], readPaths: []) }
     let calendar = sources.calendar
@@ -49,11 +49,14 @@ public struct FactsReader: Sendable {
         try read.scan.commits(authoredFrom: span.start, to: read.end, checkingStored: false)
       }
     }
-    let threads = Self.readingThreads(for: reads.count)
+    // Stored reads can hold only for a short span read by the hook (or `narrate`): `rebuild`, `show` and `doctor`
+    // walk everything, and their walks are shared out below.
+    let threads = policy.reusesWindows ? Self.readingThreads(for: reads.count) : 1
     if threads > 1 {
-      // Many repositories: each thread takes the next one and answers it from its stored read or walks it. The
-      // ones likely to have moved come first, so that the walk of the one a hook commits in runs beside the
-      // checks of the quiet ones instead of after them all.
+      // Many repositories: one thread per processor takes them in turn and answers each from its stored read. The
+      // ones likely to have moved come first and are walked there and then, so that the walk of the one a hook
+      // commits in runs beside the checks of the quiet ones instead of after them all; any other miss is left for
+      // the walks below, as many at once as there are cores.
       // Lengths first: a hundred folders compared with one, most of them of another length.
       let isLikely = reads.map { read in
         let path = entries[read.index].path
@@ -69,40 +72,37 @@ public struct FactsReader: Sendable {
       SideThreads.forEach(count: order.count, threads: threads) { position in
         let index = order[position]
         let read = reads[index]
-        results.set(
-          index,
-          read.scan.storedCommits(authoredFrom: span.start, to: read.end, query: queries[index]).map { .success($0) }
-            ?? walk(read))
+        if let commits = read.scan.storedCommits(authoredFrom: span.start, to: read.end, query: queries[index]) {
+          results.set(index, .success(commits))
+        } else if isLikely[index] {
+          results.set(index, walk(read))
+        }
       }
       for (index, read) in reads.enumerated() { outcomes[read.index] = results[index] }
     } else {
-      var misses: [Read] = []
       var stored = StoredReads(start: span.start)
       for read in reads {
-        if let commits = stored.commits(of: read) {
-          outcomes[read.index] = .success(commits)
-        } else {
-          misses.append(read)
-        }
+        if let commits = stored.commits(of: read) { outcomes[read.index] = .success(commits) }
       }
-      // The misses in parallel, one per core at a time; a single one (the repository a hook commits in) on this
-      // task, without starting the threads of a task group.
-      if misses.count == 1, let read = misses.first {
-        outcomes[read.index] = walk(read)
-      } else if misses.count > 1 {
-        await withTaskGroup(of: (Int, Outcome).self) { group in
-          var next = 0
-          func addNext() {
-            guard next < misses.count else { return }
-            let read = misses[next]
-            next += 1
-            group.addTask { (read.index, walk(read)) }
-          }
-          for _ in 0..<ProcessResources.activeProcessorCount { addNext() }
-          while let (index, outcome) = await group.next() {
-            outcomes[index] = outcome
-            addNext()
-          }
+    }
+    // The misses in parallel, one per core at a time; a single one (the repository a hook commits in) on this task,
+    // without starting the threads of a task group.
+    let misses = reads.filter { outcomes[$0.index] == nil }
+    if misses.count == 1, let read = misses.first {
+      outcomes[read.index] = walk(read)
+    } else if misses.count > 1 {
+      await withTaskGroup(of: (Int, Outcome).self) { group in
+        var next = 0
+        func addNext() {
+          guard next < misses.count else { return }
+          let read = misses[next]
+          next += 1
+          group.addTask { (read.index, walk(read)) }
+        }
+        for _ in 0..<ProcessResources.activeProcessorCount { addNext() }
+        while let (index, outcome) = await group.next() {
+          outcomes[index] = outcome
+          addNext()
         }
       }
     }
@@ -154,12 +154,18 @@ public struct FactsReader: Sendable {
   /// its thread costs.
   static let repositoriesPerThread = 25
 
-  /// The threads that read `count` repositories: one per usable processor, each with at least
-  /// `repositoriesPerThread` of them; 1 (this task alone) below twice that, without counting the processors.
-  static func readingThreads(for count: Int) -> Int {
+  /// The threads that check the stored reads of `count` repositories: one per usable processor, each with at
+  /// least `repositoriesPerThread` of them, at most `maximumReadingThreads`; 1 (this task alone) below twice that,
+  /// without counting the processors.
+  static func readingThreads(for count: Int, processors: () -> Int = { ProcessResources.usableProcessorCount }) -> Int {
     guard count >= 2 * repositoriesPerThread else { return 1 }
-    return min(ProcessResources.usableProcessorCount, count / repositoriesPerThread)
+    return min(processors(), count / repositoriesPerThread, maximumReadingThreads)
   }
+
+  /// Checks of a few hundred repositories are over in a few milliseconds: more threads would cost more to start
+  /// than they save, and a container's CPU quota (which `usableProcessorCount` does not read) may not give them
+  /// the processors it lists.
+  static let maximumReadingThreads = 8
 
   /// The stored reads (see `StampedRead`) of the repositories one thread checks, one after the other.
   struct StoredReads {

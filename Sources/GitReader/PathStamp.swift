@@ -12,19 +12,24 @@ package struct PathStamp: Equatable, Sendable {
   package enum Kind: Equatable, Sendable {
     /// Nothing at the path.
     case absent
-    /// Only which file or folder it is (device and inode): a `.git` folder or a working tree, whose times move
-    /// with every index write and say nothing about the refs.
+    /// Only which file or folder it is (device and inode): a working tree or `.git` folder whose times are too
+    /// recent to tell anything (see `guarding`).
     case node
     /// Inode, size and both times.
     case full
-    /// A folder's inode, size and both times, of which only the inode must hold: the times change with every entry
-    /// added to the folder, removed or renamed in it, so while they hold, a path stamped absent in it is absent
-    /// still and needs no look of its own (see `StampedRead`). A working tree's or `.git` folder's times move with
-    /// every index write or new file; when they have moved, those paths are looked at one by one.
+    /// A folder's device, inode, size and both times, of which only the device and inode must hold: the times
+    /// change with every entry added to the folder, removed or renamed in it, so while they hold, a name that was
+    /// free in it is free still and needs no look of its own (see `StampedRead`). A working tree's or `.git`
+    /// folder's times move with every index write or new file; when they have moved, those names are looked at
+    /// one by one.
     case guarding
   }
 
   package var kind: Kind
+  /// For an absent stamp: whether the name itself is free, nothing there at all (`lstat` finds nothing). A symlink
+  /// to nothing, or a path that could not be looked at, is absent without its name being free: what it points at
+  /// may appear elsewhere, leaving the times of its folder as they were.
+  package var isNameFree = false
   package var isFolder = false
   package var device: UInt64 = 0
   package var inode: UInt64 = 0
@@ -41,7 +46,9 @@ package struct PathStamp: Equatable, Sendable {
   package init(path: String, kind: Kind) {
     var info = stat()
     guard stat(path, &info) == 0 else {
+      let isNameFree = errno == ENOENT && lstat(path, &info) != 0 && errno == ENOENT
       self = .absent
+      self.isNameFree = isNameFree
       return
     }
     self.init(info, kind: kind)

@@ -14,8 +14,9 @@ import Support
 /// `read <folder>`, a record `query <fields>...` (the span, the author filter, merges, `HOME` and
 /// `XDG_CONFIG_HOME`), a record `repository <bare 0|1> <common dir>`, a record `stamps <hex> <path>...` (each
 /// path after a letter for what is stamped of it: `a` that nothing is there, `h0` or `h1` that nothing is there,
-/// in the record's first or second `g` folder, `n` which file or folder it is, `f` all of it, `g` all of a folder,
-/// of which only which folder it is must hold; `<hex>` holds each path's stamp in turn, see
+/// not even a symlink, in the first or second folder of the record stamped `g` (a working tree whose times were too
+/// recent is stamped `n`, and its `.git` is then the first `g`), `n` which file or folder it is, `f` all of it, `g`
+/// all of a folder, of which only which folder it is must hold; `<hex>` holds each path's stamp in turn, see
 /// `stampLength`), a record `commits`,
 /// one record per commit (see `WalkedCommit.fields`; the committer time is not kept) and a last record `end`.
 /// Anything else is a miss. The stamps are compared as text, not parsed as numbers: a hook checks about fifteen
@@ -140,7 +141,8 @@ package struct StampedRead {
       let letter: String
       switch entry.kind {
       case .absent:
-        let guardIndex = Self.parent(of: file).flatMap { guards.firstIndex(of: $0) }
+        // Only a free name: a symlink to nothing would see its target appear elsewhere, its folder unchanged.
+        let guardIndex = entry.isNameFree ? Self.parent(of: file).flatMap { guards.firstIndex(of: $0) } : nil
         letter = guardIndex.map { $0 < 2 ? "h\($0)" : "a" } ?? "a"
       case .node: letter = "n"
       case .full: letter = "f"

@@ -73,13 +73,27 @@ import Testing
         #expect(subjects == expected, "r\(index)", sourceLocation: sourceLocation)
       }
     }
-    // Past the stamps' racy margin, so that the first read is stored and the second taken from it.
+    // Past the stamps' racy margin, so that the first read is stored and the second taken from it: a quiet
+    // repository whose objects are gone can no longer be walked, and is read all the same.
     try await Task.sleep(for: .milliseconds(150))
     await expectEveryRepository(extra: 0)
+    let objects = entries[3].path + "/.git/objects"
+    #expect(rename(objects, objects + ".away") == 0)
     await expectEveryRepository(extra: 0)
+    #expect(rename(objects + ".away", objects) == 0)
     let last = try TemporaryRepository(existingAt: entries.last!.path, owner: owner)
     try last.commit(message: "r\(count - 1) late", date: "\(dayStart + 7_200) +0000")
     policy.likelyMoved = [entries.last!.path]
     await expectEveryRepository(extra: 1)
+  }
+
+  /// The stored reads are checked on one thread below 50 repositories, then one per processor with 25 each at
+  /// least, and never more than eight.
+  @Test func readingThreadsFollowTheRepositoriesAndProcessors() {
+    #expect(FactsReader.readingThreads(for: 49, processors: { 16 }) == 1)
+    #expect(FactsReader.readingThreads(for: 50, processors: { 16 }) == 2)
+    #expect(FactsReader.readingThreads(for: 100, processors: { 2 }) == 2)
+    #expect(FactsReader.readingThreads(for: 100, processors: { 1 }) == 1)
+    #expect(FactsReader.readingThreads(for: 5_000, processors: { 64 }) == 8)
   }
 }

@@ -177,6 +177,42 @@ import Testing
     #expect(world.hookedOutcome() == .failure(.shallow), "the stamp hid a shallow file made in .git")
   }
 
+  /// A symlink to nothing is absent but its name is taken: its target may appear anywhere, the working tree's
+  /// times unchanged, so it is looked at every time (`a`), never left to the folder (`h0`).
+  @Test func aMailmapSymlinkToNothingIsLookedAtEveryTime() throws {
+    let world = try World()
+    world.allAuthors = false
+    try world.git("config", "user.email", "ada@example.com")
+    let environment = TemporaryRepository.identity(date: world.date(), committerDate: nil, email: "ada@old.example")
+    try world.repository.git(["commit", "-q", "--allow-empty", "-m", "Old address"], environment: environment)
+    let target = world.repository.owner.path("mailmap-elsewhere")
+    #expect(symlink(target, world.root + "/.mailmap") == 0)
+    try world.settle()
+    #expect(try world.storedLetters()[world.root + "/.mailmap"] == "a")
+    try expectSeen(world) {
+      try "Ada Lovelace <ada@example.com> <ada@old.example>\n".write(toFile: target, atomically: false, encoding: .utf8)
+    }
+  }
+
+  /// A working tree changed within the racy margin of the read is stamped as a node only, and the absent paths in
+  /// it are looked at every time; `.git` still guards its own.
+  @Test func aWorkingTreeChangedAMomentAgoGuardsNothing() throws {
+    let world = try World()
+    try world.settle()
+    try world.repository.write("notes\n", to: "notes.txt")
+    try world.commit("Second")
+    Thread.sleep(forTimeInterval: 0.15)
+    try world.repository.write("more notes\n", to: "more.txt")
+    _ = try world.hooked()
+    let letters = try world.storedLetters()
+    #expect(letters[world.root] == "n" && letters[world.root + "/.mailmap"] == "a")
+    #expect(letters[world.root + "/.git"] == "g" && letters[world.root + "/.git/shallow"] == "h0")
+    // Seen whichever way it is stamped: a mailmap that renames the author.
+    try world.repository.write("Someone Else <ada@example.com>\n", to: ".mailmap")
+    #expect(try world.hooked() == world.full())
+    #expect(try world.full().allSatisfy { $0.authorName == "Someone Else" })
+  }
+
   /// A guarding folder replaced by another (same path, another inode) breaks the stamp: a `g` path must still be
   /// the same folder.
   @Test func aWorkingTreeReplacedByAnotherBreaksTheStamp() throws {

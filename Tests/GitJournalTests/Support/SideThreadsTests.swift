@@ -41,4 +41,18 @@ import Testing
     let expectedRuns = count < 20 ? 1 : min(ProcessResources.usableProcessorCount, count / 10)
     #expect(runs.parts.count == expectedRuns)
   }
+
+  /// Indices handed out in turn: every one done once, by as many threads as asked (the work is long enough for the
+  /// second thread to start before the first is done), the caller among them.
+  @Test(arguments: [0, 1, 2, 40])
+  func forEachDoesEveryIndexOnce(count: Int) {
+    let done = Threads()
+    SideThreads.forEach(count: count, threads: 2) { index in
+      done.record(index)
+      usleep(1_000)
+    }
+    #expect(done.parts.keys.sorted() == Array(0..<count))
+    if count >= 40 { #expect(Set(done.parts.values).count == 2, "one thread did everything") }
+    if count > 0 { #expect(done.parts.values.contains(UInt(pthread_self())), "the caller did none") }
+  }
 }
