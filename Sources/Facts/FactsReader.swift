@@ -155,17 +155,12 @@ public struct FactsReader: Sendable {
   static let repositoriesPerThread = 25
 
   /// The threads that check the stored reads of `count` repositories: one per usable processor, each with at
-  /// least `repositoriesPerThread` of them, at most `maximumReadingThreads`; 1 (this task alone) below twice that,
-  /// without counting the processors.
+  /// least `repositoriesPerThread` of them, at most `SideThreads.maximumThreads`; 1 (this task alone) below twice
+  /// that, without counting the processors.
   static func readingThreads(for count: Int, processors: () -> Int = { ProcessResources.usableProcessorCount }) -> Int {
     guard count >= 2 * repositoriesPerThread else { return 1 }
-    return min(processors(), count / repositoriesPerThread, maximumReadingThreads)
+    return min(processors(), count / repositoriesPerThread, SideThreads.maximumThreads)
   }
-
-  /// Checks of a few hundred repositories are over in a few milliseconds: more threads would cost more to start
-  /// than they save, and a container's CPU quota (which `usableProcessorCount` does not read) may not give them
-  /// the processors it lists.
-  static let maximumReadingThreads = 8
 
   /// The stored reads (see `StampedRead`) of the repositories one thread checks, one after the other.
   struct StoredReads {

@@ -11,13 +11,19 @@ import Foundation
 /// dozen threads here), which costs about what a second core saves on a few milliseconds of work; a bare thread
 /// starts in 20 to 100 µs.
 package enum SideThreads {
-  /// `body` of `items` cut into runs, in order, the results joined in order: one run per usable processor, each of
-  /// at least `perRun` items; with fewer items one run on this thread, and the processors are not counted.
+  /// The most threads a piece of work is cut into: work of a few milliseconds gains little from more, each costs
+  /// its start, and a container's CPU quota (which `ProcessResources.usableProcessorCount` does not read) may not
+  /// give them the processors it lists.
+  package static let maximumThreads = 8
+
+  /// `body` of `items` cut into runs, in order, the results joined in order: one run per usable processor (at most
+  /// `maximumThreads`), each of at least `perRun` items; with fewer items one run on this thread, and the
+  /// processors are not counted.
   package static func map<Item: Sendable, Result: Sendable>(
     _ items: [Item], runsOfAtLeast perRun: Int, _ body: @escaping @Sendable (ArraySlice<Item>) -> [Result]
   ) -> [Result] {
     guard items.count >= 2 * perRun else { return body(items[...]) }
-    let runs = min(ProcessResources.usableProcessorCount, items.count / perRun)
+    let runs = min(ProcessResources.usableProcessorCount, items.count / perRun, maximumThreads)
     guard runs > 1 else { return body(items[...]) }
     let size = (items.count + runs - 1) / runs
     return map(parts: runs) { run in

@@ -38,7 +38,8 @@ import Testing
       return part.map { "item \($0)" }
     }
     #expect(results == items.map { "item \($0)" })
-    let expectedRuns = count < 20 ? 1 : min(ProcessResources.usableProcessorCount, count / 10)
+    let expectedRuns =
+      count < 20 ? 1 : min(ProcessResources.usableProcessorCount, count / 10, SideThreads.maximumThreads)
     #expect(runs.parts.count == expectedRuns)
   }
 
