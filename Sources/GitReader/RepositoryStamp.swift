@@ -52,9 +52,13 @@ struct RepositoryStamp: Equatable {
     // times are too recent to tell.
     func guarding(_ folder: PathStamp) -> PathStamp { folder.isRacy(now: now) ? folder.node : folder }
     stamp.entries.append((root, guarding(PathStamp(path: root, kind: .guarding))))
-    let dotGit = PathStamp(path: root + "/.git", kind: .full)
-    stamp.entries.append(
-      (root + "/.git", dotGit.isFolder ? guarding(PathStamp(path: root + "/.git", kind: .guarding)) : dotGit))
+    // One look: a folder's full stamp is its guarding one (a `.git` file, a linked worktree's, is stamped whole).
+    var dotGit = PathStamp(path: root + "/.git", kind: .full)
+    if dotGit.isFolder {
+      dotGit.kind = .guarding
+      dotGit = guarding(dotGit)
+    }
+    stamp.entries.append((root + "/.git", dotGit))
     add(gitDirectory + "/HEAD")
     add(gitDirectory + "/commondir")
     add(gitDirectory + "/config.worktree")

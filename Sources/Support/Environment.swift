@@ -131,7 +131,7 @@ public struct Environment: Sendable {
     }
   }
 
-  /// The fewest paths that make a run of their own on another core: a thread starts in 20 to 100 µs, what about
+  /// The fewest paths that make a run of their own on another core: a thread starts in 20 to 100 µs, about what
   /// 25 paths take to resolve.
   static let pathsPerRun = 25
 

@@ -136,9 +136,7 @@ struct HookRunner {
     if !configured.isEmpty { return configured.map(\.path) }
     guard registers, !repository.isBare,
       RegistrationCheck.refusal(root: mainRoot, configuration: configuration, automatic: true) == nil,
-      !(configuration.repositories + configuration.excludedRepositories).contains(where: {
-        Self.names(repository, root: root, entry: $0)
-      }),
+      !(configuration.repositories + configuration.excludedRepositories).contains(where: names.include),
       let entry = try RepositoryRegistry(environment: environment).registerAutomatically(root: mainRoot)
     else { return nil }
     configuration.repositories.append(entry)
@@ -175,13 +173,9 @@ struct HookRunner {
     }
   }
 
-  /// Whether `entry` is the committing repository (at `root`) or the repository it is a linked worktree of.
-  static func names(_ repository: Repository, root: String, entry: RepositoryEntry) -> Bool {
-    Names(repository, root: root).include(entry)
-  }
-
   /// The folders that name the committing repository: where it is, its common git directory, and the folder that
-  /// common directory is the `.git` of. Worked out once, not for every configured repository the hook compares
+  /// common directory is the `.git` of (`include`: whether an entry is that repository or one it is a linked
+  /// worktree of). Worked out once, not for every configured repository the hook compares
   /// (joining each one's path with "/.git" cost the hook a string a repository).
   private struct Names {
     let root: String
