@@ -3,7 +3,6 @@
 
 #include <git2.h>
 #include <git2/sys/repository.h>
-#include <git2/sys/odb_backend.h>
 #include <stdlib.h>
 // zlib, which libgit2 is linked with and git compresses objects with: its bound on a compressed size limits how
 // much of a pack entry GitReader's pack reader reads (libdeflate inflates it).
@@ -34,14 +33,15 @@ static int gitjournal_add_hunk(const git_diff_delta *delta, const git_diff_hunk 
   return 0;
 }
 
-/// Lines added and deleted between two blobs by libgit2's xdiff (git's algorithm): hunks only, with no context,
-/// no binary detection (the caller decides that) and no patch kept in memory.
-///
-/// The paths are empty on purpose: with no path libgit2 names both sides "file" and looks up its `diff`
-/// attribute, a stat of `info/attributes` and `/etc/gitattributes` for every call; an empty path skips the
-/// lookup (a path-less blob has no attributes, and FORCE_TEXT already settles text against binary).
-static inline int gitjournal_count_line_changes(
-    const git_blob *old_blob, const git_blob *new_blob, size_t *insertions, size_t *deletions) {
+/// libgit2's own limit on what it diffs (`GIT_XDIFF_MAX_SIZE`): larger texts are refused, as libgit2 does.
+#define GITJOURNAL_LARGEST_DIFFED_TEXT (INT64_C(1024) * 1024 * 1023)
+
+/// Lines added and deleted between two texts through libgit2's public API: hunks only, with no context and no
+/// binary detection (the caller decides that). libgit2 hashes both texts first (SHA-1, for the deltas' ids), so
+/// the direct call below is preferred where it exists.
+static inline int gitjournal_count_line_changes_public(
+    const char *old_text, size_t old_size, const char *new_text, size_t new_size, size_t *insertions,
+    size_t *deletions) {
   git_diff_options options;
   int result = git_diff_options_init(&options, GIT_DIFF_OPTIONS_VERSION);
   if (result != 0) return result;
@@ -49,61 +49,90 @@ static inline int gitjournal_count_line_changes(
   options.interhunk_lines = 0;
   options.flags |= GIT_DIFF_FORCE_TEXT;
   size_t counts[2] = {0, 0};
-  result = git_diff_blobs(old_blob, "", new_blob, "", &options, NULL, NULL, gitjournal_add_hunk, NULL, counts);
+  // The paths are empty on purpose: with no path libgit2 looks up no `diff` attribute (a stat of
+  // `info/attributes` and `/etc/gitattributes` for every call), and FORCE_TEXT already settles text against binary.
+  result = git_diff_buffers(
+      old_text, old_size, "", new_text, new_size, "", &options, NULL, NULL, gitjournal_add_hunk, NULL, counts);
   *insertions = counts[0];
   *deletions = counts[1];
   return result;
 }
 
-
-/// Reads one object for `gitjournal_reader_backend`: fills `data` (from `git_odb_backend_data_alloc`), `size`
-/// and `type`, or returns GIT_ENOTFOUND.
-typedef int (*gitjournal_object_reader)(
-    void *context, const git_oid *id, void **data, size_t *size, git_object_t *type, git_odb_backend *backend);
-
-/// An object database backend that reads through gitjournal's own pack reader, so that blobs looked up through
-/// it come with their ids (git_diff_blobs then hashes nothing) without libgit2's pack locks.
+#if defined(__linux__) && LIBGIT2_VER_MAJOR == 1 && LIBGIT2_VER_MINOR == 5
+/// On Linux, libgit2 1.5 is linked in from its static archive (see Package.swift), and with it xdiff's entry
+/// point, `xdl_diff`: the function every libgit2 diff ends in. Calling it directly diffs two texts without the
+/// SHA-1 of both that `git_diff_buffers` computes first. These four types are xdiff's own as libgit2 1.5 declares
+/// them (`src/libgit2/xdiff/xdiff.h`); they are private to libgit2, hence the version check above, and any other
+/// version or platform takes the public path. `LineChangesTests` compares both paths with git.
+#define GITJOURNAL_DIRECT_XDIFF 1
 typedef struct {
-  git_odb_backend parent;
-  gitjournal_object_reader reader;
-  void *context;
-} gitjournal_reader_backend;
+  char *ptr;
+  long size;
+} gitjournal_xdiff_text;
 
-static int gitjournal_reader_backend_read(
-    void **data, size_t *size, git_object_t *type, git_odb_backend *backend, const git_oid *id) {
-  gitjournal_reader_backend *self = (gitjournal_reader_backend *)backend;
-  return self->reader(self->context, id, data, size, type, backend);
+typedef struct {
+  unsigned long flags;
+  void **ignore_regex;
+  size_t ignore_regex_nr;
+  char **anchors;
+  size_t anchors_nr;
+} gitjournal_xdiff_parameters;
+
+typedef struct {
+  void *priv;
+  void *out_hunk;
+  void *out_line;
+} gitjournal_xdiff_callbacks;
+
+typedef struct {
+  long ctxlen;
+  long interhunkctxlen;
+  unsigned long flags;
+  void *find_func;
+  void *find_func_priv;
+  int (*hunk_func)(long old_start, long old_count, long new_start, long new_count, void *payload);
+} gitjournal_xdiff_output;
+
+int xdl_diff(
+    gitjournal_xdiff_text *old_text, gitjournal_xdiff_text *new_text, const gitjournal_xdiff_parameters *parameters,
+    const gitjournal_xdiff_output *output, gitjournal_xdiff_callbacks *callbacks);
+
+static int gitjournal_add_xdiff_hunk(long old_start, long old_count, long new_start, long new_count, void *payload) {
+  (void)old_start;
+  (void)new_start;
+  size_t *counts = payload;
+  counts[0] += (size_t)new_count;
+  counts[1] += (size_t)old_count;
+  return 0;
 }
+#endif
 
-static void gitjournal_reader_backend_free(git_odb_backend *backend) { free(backend); }
-
-/// A repository handle that has only an object database: `reader` first, then the objects folder's loose
-/// objects and packs (what the reader does not read), as libgit2 reads an alternate.
-static inline int gitjournal_open_object_reader(
-    git_repository **out, const char *objects_folder, gitjournal_object_reader reader, void *context) {
-  git_odb *odb = NULL;
-  int result = git_odb_new(&odb);
-  if (result != 0) return result;
-  gitjournal_reader_backend *backend = calloc(1, sizeof *backend);
-  if (backend == NULL) {
-    git_odb_free(odb);
+/// Lines added and deleted between two texts by git's xdiff with git's defaults (Myers, no whitespace options),
+/// counted from its hunks with no context lines. 0, or -1 when the texts are too large or memory runs out.
+static inline int gitjournal_count_line_changes(
+    const char *old_text, size_t old_size, const char *new_text, size_t new_size, size_t *insertions,
+    size_t *deletions) {
+#ifdef GITJOURNAL_DIRECT_XDIFF
+  *insertions = 0;
+  *deletions = 0;
+  if ((int64_t)old_size > GITJOURNAL_LARGEST_DIFFED_TEXT || (int64_t)new_size > GITJOURNAL_LARGEST_DIFFED_TEXT) {
     return -1;
   }
-  backend->parent.version = GIT_ODB_BACKEND_VERSION;
-  backend->parent.read = gitjournal_reader_backend_read;
-  backend->parent.free = gitjournal_reader_backend_free;
-  backend->reader = reader;
-  backend->context = context;
-  result = git_odb_add_backend(odb, &backend->parent, 1000);
-  if (result != 0) {
-    free(backend);
-    git_odb_free(odb);
-    return result;
-  }
-  result = git_odb_add_disk_alternate(odb, objects_folder);
-  if (result == 0) result = git_repository_wrap_odb(out, odb);
-  git_odb_free(odb);
+  gitjournal_xdiff_text old_file = {(char *)old_text, (long)old_size};
+  gitjournal_xdiff_text new_file = {(char *)new_text, (long)new_size};
+  gitjournal_xdiff_parameters parameters = {0};
+  size_t counts[2] = {0, 0};
+  gitjournal_xdiff_output output = {0};
+  output.hunk_func = gitjournal_add_xdiff_hunk;
+  gitjournal_xdiff_callbacks callbacks = {0};
+  callbacks.priv = counts;
+  int result = xdl_diff(&old_file, &new_file, &parameters, &output, &callbacks);
+  *insertions = counts[0];
+  *deletions = counts[1];
   return result;
+#else
+  return gitjournal_count_line_changes_public(old_text, old_size, new_text, new_size, insertions, deletions);
+#endif
 }
 
 #endif

@@ -205,7 +205,7 @@ struct CommitReader {
       do throws(GitError) {
         let handle = try Repository.open(at: path)
         handle.recentObjects = RecentObjects()
-        try handle.readObjects(through: PackReader(objects: packs))
+        handle.readObjects(through: PackReader(objects: packs))
         while let run = results.nextRun(length: Self.parallelThreshold) {
           for index in run { results.set(index, try handle.diffStats(of: targets[index], excluding: filter)) }
         }

@@ -81,7 +81,7 @@ final class DiffPipeline: @unchecked Sendable {
     do throws(GitError) {
       handle = try Repository.open(at: gitDirectory)
       handle.recentObjects = RecentObjects()
-      try handle.readObjects(through: PackReader(objects: packs))
+      handle.readObjects(through: PackReader(objects: packs))
     } catch {
       fail(error)
       return

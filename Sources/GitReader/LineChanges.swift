@@ -1,3 +1,4 @@
+import CLibgit2
 import Foundation
 import Support
 
@@ -11,37 +12,92 @@ enum LineChanges {
     return last == 10 ? lines : lines + 1
   }
 
+  /// Lines inserted and deleted from `old` to `new` (two different texts), as git's xdiff counts them with git's
+  /// defaults (Myers, no whitespace options).
+  static func counted(from old: UnsafeRawBufferPointer, to new: UnsafeRawBufferPointer) throws(GitError)
+    -> (insertions: Int, deletions: Int)
+  {
+    let ends = SharedEnds(old, new)
+    if let known = withoutDiffing(from: old, to: new, ends: ends) { return known }
+    // Texts over libgit2's limit are refused whole, as before, whatever their shared ends.
+    if old.count > Self.largestDiffedText || new.count > Self.largestDiffedText { return try xdiff(old, new) }
+    if let reduced = ReducedTexts(old, new, ends: ends) {
+      return try reduced.withTexts { (old, new) throws(GitError) in try xdiff(old, new) }
+    }
+    return try xdiff(old, new)
+  }
+
+  /// libgit2's limit on a diffed text (`GIT_XDIFF_MAX_SIZE`).
+  static let largestDiffedText = 1023 << 20
+
+  /// xdiff's counts for the two texts (`gitjournal_count_line_changes`).
+  static func xdiff(_ old: UnsafeRawBufferPointer, _ new: UnsafeRawBufferPointer) throws(GitError)
+    -> (insertions: Int, deletions: Int)
+  {
+    var insertions = 0
+    var deletions = 0
+    let result = gitjournal_count_line_changes(
+      old.baseAddress?.assumingMemoryBound(to: CChar.self), old.count,
+      new.baseAddress?.assumingMemoryBound(to: CChar.self), new.count, &insertions, &deletions)
+    if result < 0 {
+      throw GitError(
+        code: result, function: "xdl_diff",
+        message: "could not diff two versions of a file (\(old.count) and \(new.count) bytes)")
+    }
+    return (insertions, deletions)
+  }
+
+  /// The lines two texts share at their start and at their end, which xdiff sets aside before it diffs what is
+  /// left between (`xdl_trim_ends`), as byte counts.
+  struct SharedEnds {
+    let leadingBytes: Int
+    let trailingBytes: Int
+
+    init(_ old: UnsafeRawBufferPointer, _ new: UnsafeRawBufferPointer) {
+      // The lines shared at the start end at the last line feed among the common leading bytes.
+      let common = commonPrefixLength(old, new)
+      var leading = common
+      while leading > 0 && old[leading - 1] != 10 { leading -= 1 }
+
+      // The lines shared at the end, never reaching into the leading ones (xdiff stops there too), begin at the
+      // first line start among the common trailing bytes that is a line start in both texts.
+      let suffix = commonSuffixLength(old, new, limit: min(old.count, new.count) - leading)
+      var trailing = 0
+      if suffix > 0 {
+        let (oldStart, newStart) = (old.count - suffix, new.count - suffix)
+        if (oldStart == 0 || old[oldStart - 1] == 10) && (newStart == 0 || new[newStart - 1] == 10) {
+          trailing = suffix
+        } else if let feed = old[oldStart..<(old.count - 1)].firstIndex(of: 10) {
+          trailing = old.count - feed - 1
+        }
+      }
+      (leadingBytes, trailingBytes) = (leading, trailing)
+    }
+
+    /// What is left of `text` between the shared ends.
+    func middle(of text: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+      UnsafeRawBufferPointer(rebasing: text[leadingBytes..<(text.count - trailingBytes)])
+    }
+  }
+
   /// Lines inserted and deleted from `old` to `new` (two different texts) when xdiff's answer follows without
   /// running it, else nil.
   ///
-  /// xdiff first sets aside the lines both texts share at their start, then at their end, and diffs only what
-  /// is left between. When nothing is left on one side, every line left on the other was inserted or deleted;
-  /// when one line is left on each, it was replaced (it differs, or it would have been set aside). These are
-  /// the commits that add or remove a block, append to a file, or change a one-line file (a minified or
-  /// generated file of a megabyte would otherwise be hashed, then scanned again as a changed line). Found
-  /// with byte comparisons, at a fraction of the cost of hashing every line.
+  /// When nothing is left between the shared ends on one side, every line left on the other was inserted or
+  /// deleted; when one line is left on each, it was replaced (it differs, or it would have been set aside). These
+  /// are the commits that add or remove a block, append to a file, or change a one-line file (a minified or
+  /// generated file of a megabyte would otherwise be hashed, then scanned again as a changed line). Found with
+  /// byte comparisons, at a fraction of the cost of hashing every line.
   static func withoutDiffing(from old: UnsafeRawBufferPointer, to new: UnsafeRawBufferPointer)
     -> (insertions: Int, deletions: Int)?
   {
-    // The lines shared at the start end at the last line feed among the common leading bytes.
-    let common = commonPrefixLength(old, new)
-    let leadingBytes = old[..<common].lastIndex(of: 10).map { $0 + 1 } ?? 0
+    withoutDiffing(from: old, to: new, ends: SharedEnds(old, new))
+  }
 
-    // The lines shared at the end, never reaching into the leading ones (xdiff stops there too), begin at the
-    // first line start among the common trailing bytes that is a line start in both texts.
-    let suffix = commonSuffixLength(old, new, limit: min(old.count, new.count) - leadingBytes)
-    var trailingBytes = 0
-    if suffix > 0 {
-      let (oldStart, newStart) = (old.count - suffix, new.count - suffix)
-      if (oldStart == 0 || old[oldStart - 1] == 10) && (newStart == 0 || new[newStart - 1] == 10) {
-        trailingBytes = suffix
-      } else if let feed = old[oldStart..<(old.count - 1)].firstIndex(of: 10) {
-        trailingBytes = old.count - feed - 1
-      }
-    }
-
-    let oldLeft = UnsafeRawBufferPointer(rebasing: old[leadingBytes..<(old.count - trailingBytes)])
-    let newLeft = UnsafeRawBufferPointer(rebasing: new[leadingBytes..<(new.count - trailingBytes)])
+  private static func withoutDiffing(
+    from old: UnsafeRawBufferPointer, to new: UnsafeRawBufferPointer, ends: SharedEnds
+  ) -> (insertions: Int, deletions: Int)? {
+    let (oldLeft, newLeft) = (ends.middle(of: old), ends.middle(of: new))
     if oldLeft.isEmpty || newLeft.isEmpty {
       return (insertions: lineCount(of: newLeft), deletions: lineCount(of: oldLeft))
     }
@@ -87,5 +143,21 @@ enum LineChanges {
     }
     while length < limit && a[a.count - length - 1] == b[b.count - length - 1] { length += 1 }
     return length
+  }
+
+  /// Calls `body` with each line of `text`, its line feed included (the last one may have none).
+  static func forEachLine(in text: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Void) {
+    guard let base = text.baseAddress else { return }
+    var start = 0
+    while start < text.count {
+      let end: Int
+      if let feed = memchr(base + start, 10, text.count - start) {
+        end = base.distance(to: UnsafeRawPointer(feed)) + 1
+      } else {
+        end = text.count
+      }
+      body(UnsafeRawBufferPointer(start: base + start, count: end - start))
+      start = end
+    }
   }
 }

@@ -11,10 +11,7 @@ package final class Repository {
   /// Set for a run of diffs (`readObjects(through:)`): trees and blobs are read from the packs without libgit2's
   /// locks.
   private(set) var packReader: PackReader?
-  /// A handle with only an object database that reads through `packReader` first, for blobs: libgit2 then knows
-  /// their ids, and diffs them without hashing them again.
-  private var packedObjects: OpaquePointer?
-  /// libgit2's object database, for the trees `packReader` does not read; opened on first use.
+  /// libgit2's object database, for the trees and blobs `packReader` does not read; opened on first use.
   private var objectDatabase: OpaquePointer?
 
   private init(pointer: OpaquePointer) {
@@ -22,40 +19,17 @@ package final class Repository {
   }
 
   deinit {
-    // The objects kept for the next diff go first: blobs belong to the handles below.
+    // The objects kept for the next diff go first: some of them belong to the object database below.
     recentObjects = nil
-    if let packedObjects { git_repository_free(packedObjects) }
     if let objectDatabase { git_odb_free(objectDatabase) }
     git_repository_free(pointer)
   }
 
   /// Reads this handle's trees and blobs through `reader` from now on; what it does not read still comes from
-  /// libgit2. Throws when the handle for blobs cannot be made.
-  func readObjects(through reader: PackReader) throws(GitError) {
-    // Blobs kept for the next diff belong to the handle made here: it is never replaced.
-    precondition(packedObjects == nil, "a handle reads through one pack reader")
-    var handle: OpaquePointer?
-    let context = Unmanaged.passUnretained(reader).toOpaque()
-    try check(
-      gitjournal_open_object_reader(&handle, commonDirectory + "/objects", Self.readPacked, context),
-      "gitjournal_open_object_reader")
-    packedObjects = handle
-    // The handle's backend refers to the reader without retaining it: this handle keeps it.
+  /// libgit2.
+  func readObjects(through reader: PackReader) {
+    precondition(packReader == nil, "a handle reads through one pack reader")
     packReader = reader
-  }
-
-  /// `gitjournal_reader_backend`'s read: the object from the pack reader, copied into libgit2's buffer.
-  private static let readPacked: gitjournal_object_reader = { context, id, data, size, type, backend in
-    guard let context, let id, let data, let size, let type else { return GIT_ERROR.rawValue }
-    let reader = Unmanaged<PackReader>.fromOpaque(context).takeUnretainedValue()
-    guard let object = reader.read(ObjectID(id.pointee)) else { return GIT_ENOTFOUND.rawValue }
-    let count = object.bytes.count
-    guard let buffer = git_odb_backend_data_alloc(backend, max(count, 1)) else { return GIT_ERROR.rawValue }
-    if count > 0 { buffer.copyMemory(from: object.bytes.baseAddress!, byteCount: count) }
-    data.pointee = buffer
-    size.pointee = count
-    type.pointee = git_object_t(rawValue: Int32(object.kind.rawValue))
-    return 0
   }
 
   /// Opens the repository at exactly `path` (its working tree or its git dir), without searching upwards and
@@ -200,14 +174,9 @@ package final class Repository {
     try object(id, size: \.byteCount) { () throws(GitError) in Tree(try rawObject(id, of: .tree), id: id) }
   }
 
-  func blob(_ id: ObjectID) throws(GitError) -> Blob {
-    try object(id, size: \.content.count) { () throws(GitError) in
-      var handle: OpaquePointer?
-      var raw = id.raw
-      try check(git_blob_lookup(&handle, packedObjects ?? pointer, &raw), "git_blob_lookup")
-      guard let handle else { throw GitError(code: GIT_ENOTFOUND.rawValue, function: "git_blob_lookup") }
-      return Blob(pointer: handle)
-    }
+  /// A blob's bytes, read as trees are: the diff then hands them to xdiff as they are (`LineChanges`).
+  func blob(_ id: ObjectID) throws(GitError) -> RawObject {
+    try object(id, size: \.bytes.count) { () throws(GitError) in try rawObject(id, of: .blob) }
   }
 
   /// Looks `id` up through the worker's `RecentObjects` when it has one.

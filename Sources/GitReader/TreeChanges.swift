@@ -40,7 +40,7 @@ struct TreeChanges {
   static func lineCount(of entry: TreeEntry, in repository: Repository) throws(GitError) -> Int {
     if entry.isSubmodule { return 1 }
     let blob = try repository.blob(entry.id)
-    return withExtendedLifetime(blob) { isBinary(blob.content) ? 0 : LineChanges.lineCount(of: blob.content) }
+    return withExtendedLifetime(blob) { isBinary(blob.bytes) ? 0 : LineChanges.lineCount(of: blob.bytes) }
   }
 
   /// Insertions and deletions between two versions of a file, as git's xdiff counts them.
@@ -57,12 +57,9 @@ struct TreeChanges {
     let newBlob = try repository.blob(new.id)
     // The texts are the blobs' bytes: both blobs are kept until they are read.
     return try withExtendedLifetime((oldBlob, newBlob)) { () throws(GitError) -> DiffStats in
-      let (before, after) = (oldBlob.content, newBlob.content)
+      let (before, after) = (oldBlob.bytes, newBlob.bytes)
       if isBinary(before) || isBinary(after) { return DiffStats(filesChanged: 1) }
-      if let known = LineChanges.withoutDiffing(from: before, to: after) {
-        return DiffStats(filesChanged: 1, insertions: known.insertions, deletions: known.deletions)
-      }
-      let counted = try oldBlob.lineChanges(to: newBlob)
+      let counted = try LineChanges.counted(from: before, to: after)
       return DiffStats(filesChanged: 1, insertions: counted.insertions, deletions: counted.deletions)
     }
   }
