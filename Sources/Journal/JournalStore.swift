@@ -123,18 +123,34 @@ public struct JournalStore: Sendable {
     return try FileLock.acquire(at: lockPath, waitingAtMost: Self.lockTimeout)
   }
 
-  /// The machines with a folder of records, and this one: what `hasNothing(of:machines:)` looks in.
+  /// The machines with a folder of records, and this one: what `daysWithAnything(machines:)` looks in.
   public func recordingMachines() -> [String] {
     Array(Set(records.machines() + [host])).sorted()
   }
 
-  /// Whether `day` has no file and no record of any of `machines` (from `recordingMachines()`): a write of no facts
-  /// would then make nothing (see `LockedJournalStore.write`), and a rebuild skips it without taking the lock.
-  /// A machine whose folder came since the listing can only have rendered the day's file itself.
-  public func hasNothing(of day: Day, machines: [String]) -> Bool {
-    guard access(path(of: day), F_OK) != 0 else { return false }
-    let name = "/" + day.description + ".tsv"
-    return machines.allSatisfy { access(records.root + "/" + $0 + name, F_OK) != 0 }
+  /// The days with a file of any kind in the journal folder or a record of any of `machines` (from
+  /// `recordingMachines()`), from one listing of each folder. A write of no facts for any other day would make
+  /// nothing (see `LockedJournalStore.write`), so a rebuild skips those days without looking at them one by one
+  /// (four calls to the kernel each, for half the days of a long history). A machine whose folder came since the
+  /// listing can only have rendered the day's file itself; a file made since, by a hook, is newer than the
+  /// rebuild's facts of a day without commits.
+  public func daysWithAnything(machines: [String]) -> Set<Day> {
+    var days = Set(Self.days(in: directory, suffix: ".md"))
+    for machine in machines { days.formUnion(Self.days(in: records.root + "/" + machine, suffix: ".tsv")) }
+    return days
+  }
+
+  /// The days any machine has a record of, from one listing of each machine's folder.
+  public func daysWithRecords() -> Set<Day> {
+    Set(records.machines().flatMap { Self.days(in: records.root + "/" + $0, suffix: ".tsv") })
+  }
+
+  /// The days named `YYYY-MM-DD<suffix>` in `folder`, whatever each entry is.
+  private static func days(in folder: String, suffix: String) -> [Day] {
+    FolderListing.names(in: folder, withPrefix: "").compactMap { name in
+      guard name.utf8.count == 10 + suffix.utf8.count, name.hasSuffix(suffix) else { return nil }
+      return Day(iso: String(name.dropLast(suffix.utf8.count)))
+    }
   }
 
   /// Whether this machine's records are the only ones among `machines` (from `recordingMachines()`) and it forgot

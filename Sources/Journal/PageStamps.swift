@@ -219,6 +219,13 @@ public struct PageStamps: Sendable {
     kept.reserveCapacity(noted.count)
     for (name, noted) in noted {
       let entry = noted.entry
+      // A page found as the file read says, from sources as it says, is kept as the early return above keeps every
+      // page: only the pages made or first noted in this rebuild are looked at again (after a cold rebuild, the
+      // few whose stamps were too recent to keep, among thousands).
+      if isRead && entries[name] == entry {
+        kept.append((name, entry))
+        continue
+      }
       guard Stamp(name + ".md", in: pages) == entry.page, !entry.page.isRacy(now: now),
         noted.sources.allSatisfy({ stamp($0.file) == $0.stamp && $0.stamp?.isRacy(now: now) != true })
       else { continue }

@@ -179,6 +179,7 @@ struct Journaling: Sendable {
     }
     // Listed once: a day without commits is skipped at once when no machine has a record of it and it has no file.
     let machines = store.recordingMachines()
+    let daysWithAnything = store.daysWithAnything(machines: machines)
     // A page made from this machine's record alone is left alone when its record, its file, its links and its
     // sentence are as the last rebuild left them (see `PageStamps`). With other machines' records, or forgotten
     // commits, every page is made again.
@@ -197,7 +198,7 @@ struct Journaling: Sendable {
         // at most that long for it. Taking it for each day of a second rebuild cost 5 calls to the kernel per day.
         let runEnds = Date() + Self.lockHold
         let run = RebuildRun(
-          locked: locked, reading: reading, started: started, machines: machines, stamps: stamps,
+          locked: locked, reading: reading, started: started, daysWithAnything: daysWithAnything, stamps: stamps,
           daysWithFiles: daysWithFiles, durability: durability,
           // The folders of the pages and of this machine's records, opened for the run: their files are looked at
           // by name. Whether the sentence cache has any sentence, looked at once for the run, not once per page.
@@ -294,8 +295,8 @@ struct Journaling: Sendable {
     let locked: LockedJournalStore
     let reading: FactsReader.Reading
     let started: Date
-    /// The machines with records, as listed when the rebuild began.
-    let machines: [String]
+    /// The days with a file or a record, as listed when the rebuild began (`JournalStore.daysWithAnything`).
+    let daysWithAnything: Set<Day>
     let stamps: PageStamps?
     let daysWithFiles: [Day]?
     let durability: JournalStore.Durability
@@ -329,7 +330,7 @@ struct Journaling: Sendable {
   /// A day of a rebuild as read when it began: left out when it has nothing, read again when a hook wrote its record
   /// since, else made and written. Runs on any of the rebuild's writing threads.
   private func rebuildDay(_ day: Day, in run: RebuildRun) -> DayOutcome {
-    if run.reading.days[day]?.isEmpty ?? true, store.hasNothing(of: day, machines: run.machines) { return .skipped }
+    if run.reading.days[day]?.isEmpty ?? true, !run.daysWithAnything.contains(day) { return .skipped }
     let facts = run.reading.days[day]!
     // This machine's record of the day, read once: whether a hook wrote it since, whether the page is as it
     // was made from it, and what the write builds on.
@@ -383,9 +384,12 @@ struct Journaling: Sendable {
     var recordStamps = recordStamps
     let pageFolder = OpenFolder(store.directory)
     let hasCachedSentences = sentences?.hasSentences ?? false
+    // Listed under the lock, so no hook writes a record meanwhile: the days of these weeks and months without one
+    // (most of them, in a long history) are neither read nor looked at.
+    let daysWithRecords = store.daysWithRecords()
     func recordStamp(_ day: Day) -> PageStamps.Stamp? {
       if let known = recordStamps[day] { return known }
-      let stamp = PageStamps.Stamp(path: store.recordPath(of: day))
+      let stamp = daysWithRecords.contains(day) ? PageStamps.Stamp(path: store.recordPath(of: day)) : nil
       recordStamps[day] = .some(stamp)
       return stamp
     }
@@ -393,6 +397,7 @@ struct Journaling: Sendable {
     func facts(_ day: Day) -> DayFacts? {
       if let written = known[day] { return written }
       if let recorded = read[day] { return recorded }
+      guard daysWithRecords.contains(day) else { return nil }
       let recorded = locked.recordedFacts(of: day)
       read[day] = .some(recorded)
       return recorded

@@ -120,6 +120,74 @@ import Testing
     #expect(FileManager.default.fileExists(atPath: blockedPath, isDirectory: &isFolder) && isFolder.boolValue)
   }
 
+  /// A day without commits is looked at when it has a page or a record of any machine, each listed once per
+  /// rebuild (`JournalStore.daysWithAnything`): a page whose commits are gone goes, and another machine's record
+  /// makes one. A day with neither gets no file.
+  @Test func daysWithoutCommitsAreVisitedOnlyWhenTheyHaveAFile() async throws {
+    try await journaling.rebuild(days: days, policy: .rebuild(), writers: 2)
+    let store = try journaling.store
+    let busy = try files().keys.filter { !$0.hasPrefix(".") && $0.utf8.count == 13 }.sorted()
+    let quiet = days.filter { !busy.contains("\($0).md") }
+    #expect(quiet.count > 10)
+    // Two quiet days get a copy of a busy day's page, one alone and one with a copy of its record under another
+    // machine's name; a third gets only that record.
+    let source = busy[0]
+    let page = try #require(FileManager.default.contents(atPath: sandbox.journalDirectory + "/" + source))
+    let sourceDay = try #require(Day(iso: String(source.dropLast(3))))
+    let record = try String(contentsOfFile: store.recordPath(of: sourceDay), encoding: .utf8)
+    let otherMachine = PathText.folder(of: store.recordFolder) + "/other-machine"
+    try FileManager.default.createDirectory(atPath: otherMachine, withIntermediateDirectories: true)
+    let (pageOnly, both, recordOnly, neither) = (quiet[2], quiet[5], quiet[8], quiet[11])
+    for day in [pageOnly, both] {
+      #expect(FileManager.default.createFile(atPath: sandbox.journalDirectory + "/\(day).md", contents: page))
+    }
+    for day in [both, recordOnly] {
+      let moved = record.replacingOccurrences(of: "\t\(sourceDay)\n", with: "\t\(day)\n")
+      #expect(moved != record)
+      try moved.write(toFile: otherMachine + "/\(day).tsv", atomically: true, encoding: .utf8)
+    }
+    #expect(store.daysWithAnything(machines: store.recordingMachines()).isSuperset(of: [pageOnly, both, recordOnly]))
+
+    try await journaling.rebuild(days: days, policy: .rebuild(), writers: 2)
+    let copied = String(decoding: page, as: UTF8.self)
+    func text(_ day: Day) -> String {
+      (try? String(contentsOfFile: sandbox.journalDirectory + "/\(day).md", encoding: .utf8)) ?? "no page"
+    }
+    // The page alone says its commits are gone; with the other machine's record, and from it alone, the page lists
+    // that record's commits.
+    #expect(text(pageOnly).contains("commits: 0\n"), "\(text(pageOnly))")
+    for day in [both, recordOnly] {
+      #expect(text(day).contains("date: \(day)\n") && !text(day).contains("commits: 0\n"), "\(day): \(text(day))")
+    }
+    #expect(text(pageOnly) != copied && text(both) != copied)
+    #expect(!FileManager.default.fileExists(atPath: sandbox.journalDirectory + "/\(neither).md"))
+  }
+
+  /// A rebuild of one day remakes its week's and month's pages with the other days' records, listed once under the
+  /// lock (`JournalStore.daysWithRecords`): their commits stay on those pages.
+  @Test func aRebuiltDaysWeekKeepsTheOtherDaysCommits() async throws {
+    try await journaling.rebuild(days: days, policy: .rebuild(), writers: 2)
+    func commits(onPage name: String) throws -> Int {
+      let text = try String(contentsOfFile: sandbox.journalDirectory + "/\(name).md", encoding: .utf8)
+      let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("commits: ") })
+      return try #require(Int(line.dropFirst("commits: ".count)))
+    }
+    // A day with commits in the week of Monday 8 December 2025, within its month.
+    let day = try #require(
+      (8...12).map { Day(year: 2025, month: 12, day: $0) }.first {
+        FileManager.default.fileExists(atPath: sandbox.journalDirectory + "/\($0).md")
+      })
+    let (week, month) = ("2025-W50", "2025-12")
+    let before = (try commits(onPage: week), try commits(onPage: month), try commits(onPage: "\(day)"))
+    #expect(before.0 > before.2 + 5 && before.1 > before.0)
+
+    try repository.commit(file: "late.txt", content: "late\n", message: "Late", date: "\(day)T23:30:00Z")
+    try await journaling.rebuild(days: [day], policy: .rebuild(), writers: 2)
+    #expect(try commits(onPage: "\(day)") == before.2 + 1)
+    #expect(try commits(onPage: week) == before.0 + 1)
+    #expect(try commits(onPage: month) == before.1 + 1)
+  }
+
   @Test func theUsersNotesSurviveARebuildOnSeveralThreads() async throws {
     try await journaling.rebuild(days: days, policy: .rebuild(), writers: 4)
     let dayPages = try files().keys.filter { !$0.hasPrefix(".") && $0.utf8.count == 13 }.sorted()
