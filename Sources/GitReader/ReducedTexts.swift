@@ -98,9 +98,9 @@ struct ReducedTexts {
     return max(0, lines - lowest)
   }
 
-  /// An upper bound on a text's lines that costs nothing to find: lines are rarely shorter than a few bytes, and
-  /// the table grows when they are.
-  private static func lineEstimate(_ text: UnsafeRawBufferPointer) -> Int { text.count / 16 + 1 }
+  /// A guess at a text's distinct lines that costs nothing to find; the table grows when there are more. A table
+  /// sized for every line of a large middle would cost more to clear than to grow.
+  private static func lineEstimate(_ text: UnsafeRawBufferPointer) -> Int { text.count / 64 + 1 }
 }
 
 /// The distinct lines of both middles, found by their bytes: an open-addressing table of where each line is.

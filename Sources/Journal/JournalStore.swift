@@ -123,21 +123,39 @@ public struct JournalStore: Sendable {
     return try FileLock.acquire(at: lockPath, waitingAtMost: Self.lockTimeout)
   }
 
-  /// The machines with a folder of records, and this one: what `daysWithAnything(machines:)` looks in.
+  /// The machines with a folder of records, and this one: what `dayFiles(machines:)` looks in.
   public func recordingMachines() -> [String] {
     Array(Set(records.machines() + [host])).sorted()
   }
 
-  /// The days with a file of any kind in the journal folder or a record of any of `machines` (from
-  /// `recordingMachines()`), from one listing of each folder. A write of no facts for any other day would make
-  /// nothing (see `LockedJournalStore.write`), so a rebuild skips those days without looking at them one by one
-  /// (four calls to the kernel each, for half the days of a long history). A machine whose folder came since the
-  /// listing can only have rendered the day's file itself; a file made since, by a hook, is newer than the
-  /// rebuild's facts of a day without commits.
-  public func daysWithAnything(machines: [String]) -> Set<Day> {
-    var days = Set(Self.days(in: directory, suffix: ".md"))
+  /// What one listing of the journal folder and of each of `machines`' records folder (from
+  /// `recordingMachines()`) says of the days, for a rebuild.
+  public struct DayFiles: Sendable {
+    /// The days with a file of any kind in the journal folder or a record of any machine. A write of no facts for
+    /// any other day would make nothing (see `LockedJournalStore.write`), so a rebuild skips those days without
+    /// looking at them one by one (four calls to the kernel each, for half the days of a long history). A machine
+    /// whose folder came since the listing can only have rendered the day's file itself; a file made since, by a
+    /// hook, is newer than the rebuild's facts of a day without commits.
+    public let days: Set<Day>
+    /// The days whose page has a temporary file beside it, left by a writer that was killed: their pages are
+    /// written again, which removes it, even when their stamps say they are as they would be made.
+    public let daysWithLeftovers: Set<Day>
+  }
+
+  public func dayFiles(machines: [String]) -> DayFiles {
+    var days = Set<Day>()
+    var leftovers = Set<Day>()
+    for name in FolderListing.names(in: directory, withPrefix: "") {
+      if name.utf8.count == 13 && name.hasSuffix(".md") {
+        if let day = Day(iso: String(name.dropLast(3))) { days.insert(day) }
+      } else if name.hasPrefix("."), name.dropFirst(11).hasPrefix(".md" + AtomicFile.temporaryMarker),
+        let day = Day(iso: String(name.dropFirst().prefix(10)))
+      {
+        leftovers.insert(day)
+      }
+    }
     for machine in machines { days.formUnion(Self.days(in: records.root + "/" + machine, suffix: ".tsv")) }
-    return days
+    return DayFiles(days: days, daysWithLeftovers: leftovers)
   }
 
   /// The days any machine has a record of, from one listing of each machine's folder.

@@ -75,9 +75,14 @@ public struct PageStamps: Sendable {
     /// stamps): within a tenth of a second, or three seconds for times without nanoseconds (FAT, SMB), which such
     /// file systems keep to the second or two.
     func isRacy(now: Date) -> Bool {
-      let isCoarse = fields[4] == 0 && fields[6] == 0
-      return newest >= now.timeIntervalSince1970 - (isCoarse ? 3 : 0.1)
+      newest >= now.timeIntervalSince1970 - (isCoarse ? 3 : Self.racyMargin)
     }
+
+    /// Times without nanoseconds.
+    var isCoarse: Bool { fields[4] == 0 && fields[6] == 0 }
+
+    /// How recent a stamp with nanoseconds may be and still not be kept.
+    static let racyMargin: TimeInterval = 0.1
   }
 
   /// A file a page is made from: its folder (one string shared by all the files in it) and its name there.
@@ -186,6 +191,22 @@ public struct PageStamps: Sendable {
   /// Remembers that the page named `name` was found unchanged, with the files it was made from and their stamps.
   public mutating func keep(_ name: String, sources: [(file: Source, stamp: Stamp?)]) {
     if let entry = entries[name] { noted[name] = (entry, sources) }
+  }
+
+  /// How long until no page noted in this rebuild, and no file it was made from, is too recent at `now` for its
+  /// stamp to be kept (`Stamp.isRacy`); nil when none is, or when the wait would be longer than the tenth of a second
+  /// a file system with nanosecond times needs.
+  public func settlingDelay(now: Date) -> TimeInterval? {
+    var newest: TimeInterval?
+    for (_, noted) in noted {
+      for stamp in [noted.entry.page] + noted.sources.compactMap(\.stamp) where stamp.isRacy(now: now) {
+        if stamp.isCoarse { return nil }
+        newest = max(newest ?? stamp.newest, stamp.newest)
+      }
+    }
+    guard let newest else { return nil }
+    let delay = newest + Stamp.racyMargin - now.timeIntervalSince1970 + 0.005
+    return delay <= Stamp.racyMargin + 0.005 ? max(delay, 0) : nil
   }
 
   /// Replaces the file with the pages noted in this rebuild whose files and sources are still as noted and were not

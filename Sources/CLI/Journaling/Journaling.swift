@@ -168,7 +168,8 @@ struct Journaling: Sendable {
     var report = Report(written: [], skipped: reading.skipped)
     // Many days are written as a batch: new files are synced together at the end.
     let durability: JournalStore.Durability = reading.days.count > 1 ? .batched : .immediate
-    defer { if durability == .batched { store.syncAll() } }
+    var synced = false
+    defer { if durability == .batched && !synced { store.syncAll() } }
     // The days' links come from one listing of the folder, with the days about to get a file.
     let pages = writer.pages
     var daysWithFiles: [Day]?
@@ -179,7 +180,7 @@ struct Journaling: Sendable {
     }
     // Listed once: a day without commits is skipped at once when no machine has a record of it and it has no file.
     let machines = store.recordingMachines()
-    let daysWithAnything = store.daysWithAnything(machines: machines)
+    let dayFiles = store.dayFiles(machines: machines)
     // A page made from this machine's record alone is left alone when its record, its file, its links and its
     // sentence are as the last rebuild left them (see `PageStamps`). With other machines' records, or forgotten
     // commits, every page is made again.
@@ -198,7 +199,7 @@ struct Journaling: Sendable {
         // at most that long for it. Taking it for each day of a second rebuild cost 5 calls to the kernel per day.
         let runEnds = Date() + Self.lockHold
         let run = RebuildRun(
-          locked: locked, reading: reading, started: started, daysWithAnything: daysWithAnything, stamps: stamps,
+          locked: locked, reading: reading, started: started, dayFiles: dayFiles, stamps: stamps,
           daysWithFiles: daysWithFiles, durability: durability,
           // The folders of the pages and of this machine's records, opened for the run: their files are looked at
           // by name. Whether the sentence cache has any sentence, looked at once for the run, not once per page.
@@ -282,6 +283,14 @@ struct Journaling: Sendable {
       }
       report.add(made)
     }
+    if durability == .batched {
+      store.syncAll()
+      synced = true
+      // The pages written last are too recent for their stamps to be kept (`PageStamps.Stamp.isRacy`), and the next
+      // rebuild would make every one of them again: after a cold rebuild, most of the weeks and months. With the
+      // files synced, what is left of that tenth of a second is waited out.
+      if let delay = stamps?.settlingDelay(now: Date()) { try? await Task.sleep(for: .seconds(delay)) }
+    }
     stamps?.save(pageFolder: store.directory, now: Date())
     return report
   }
@@ -295,8 +304,9 @@ struct Journaling: Sendable {
     let locked: LockedJournalStore
     let reading: FactsReader.Reading
     let started: Date
-    /// The days with a file or a record, as listed when the rebuild began (`JournalStore.daysWithAnything`).
-    let daysWithAnything: Set<Day>
+    /// The days with a file or a record, and those with a leftover temporary file, as listed when the rebuild
+    /// began.
+    let dayFiles: JournalStore.DayFiles
     let stamps: PageStamps?
     let daysWithFiles: [Day]?
     let durability: JournalStore.Durability
@@ -330,7 +340,7 @@ struct Journaling: Sendable {
   /// A day of a rebuild as read when it began: left out when it has nothing, read again when a hook wrote its record
   /// since, else made and written. Runs on any of the rebuild's writing threads.
   private func rebuildDay(_ day: Day, in run: RebuildRun) -> DayOutcome {
-    if run.reading.days[day]?.isEmpty ?? true, !run.daysWithAnything.contains(day) { return .skipped }
+    if run.reading.days[day]?.isEmpty ?? true, !run.dayFiles.days.contains(day) { return .skipped }
     let facts = run.reading.days[day]!
     // This machine's record of the day, read once: whether a hook wrote it since, whether the page is as it
     // was made from it, and what the write builds on.
@@ -350,7 +360,7 @@ struct Journaling: Sendable {
   ) -> DayOutcome {
     var part = Report(written: [], skipped: [])
     let links = run.daysWithFiles.flatMap { writer.dayLinks(of: day, among: $0).line } ?? ""
-    if let stamps = run.stamps, let recorded, let recordStamp,
+    if let stamps = run.stamps, let recorded, let recordStamp, !run.dayFiles.daysWithLeftovers.contains(day),
       let kept = unchangedPage(
         facts, recorded: recorded, recordStamp: PageStamps.Stamp(recordStamp), readPaths: readPaths, links: links,
         stamps: stamps, pageFolder: run.pageFolder, hasCachedSentences: run.hasCachedSentences)

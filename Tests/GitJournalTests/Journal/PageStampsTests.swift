@@ -38,13 +38,10 @@ import Testing
     return try await journaling.rebuild(days: days, policy: .rebuild()).pagesLeftAlone
   }
 
-  /// Rebuilds until the pages are vouched for: a page written less than a tenth of a second before a rebuild ends
-  /// is not.
+  /// A first rebuild writes every page and waits until the last is a tenth of a second old, so that it keeps all
+  /// their stamps (`PageStamps.settlingDelay`): the next one leaves them alone.
   func settle() async throws {
     try await rebuild()
-    try await Task.sleep(for: .milliseconds(150))
-    try await rebuild()
-    try await Task.sleep(for: .milliseconds(150))
     // Three days, their week and their month.
     #expect(try await rebuild() == 5, "the pages were read although nothing changed")
   }
@@ -143,10 +140,8 @@ import Testing
     let original = try String(contentsOfFile: path, encoding: .utf8)
     #expect(original.contains(sentence), "the week's shared sentence is missing")
 
-    // Written by that rebuild, the page is vouched for by the next one and left alone by the one after.
-    try await Task.sleep(for: .milliseconds(150))
-    #expect(try await rebuild() == 4)
-    try await Task.sleep(for: .milliseconds(150))
+    // That rebuild waited until the page it wrote was a tenth of a second old, and kept its stamp: the next one
+    // leaves it alone.
     #expect(try await rebuild() == 5)
     var info = stat()
     #expect(stat(path, &info) == 0)
@@ -179,10 +174,9 @@ import Testing
     #expect(try await rebuild() == 5)
     #expect(FileStamp(path: folder + "/" + name) == before, "the stamps file was written though nothing changed")
 
-    // The day's page removed: made again, and vouched for once it is a tenth of a second old.
+    // The day's page removed: made again, and its stamp kept once the rebuild waited until it was a tenth of a
+    // second old.
     #expect(unlink(page) == 0)
-    #expect(try await rebuild() == 4)
-    try await Task.sleep(for: .milliseconds(150))
     #expect(try await rebuild() == 4)
     #expect(FileStamp(path: folder + "/" + name) != before, "the stamps file kept the page that was made again")
     #expect(try await rebuild() == 5)

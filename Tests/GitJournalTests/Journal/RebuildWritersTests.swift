@@ -121,7 +121,7 @@ import Testing
   }
 
   /// A day without commits is looked at when it has a page or a record of any machine, each listed once per
-  /// rebuild (`JournalStore.daysWithAnything`): a page whose commits are gone goes, and another machine's record
+  /// rebuild (`JournalStore.dayFiles`): a page whose commits are gone goes, and another machine's record
   /// makes one. A day with neither gets no file.
   @Test func daysWithoutCommitsAreVisitedOnlyWhenTheyHaveAFile() async throws {
     try await journaling.rebuild(days: days, policy: .rebuild(), writers: 2)
@@ -146,7 +146,7 @@ import Testing
       #expect(moved != record)
       try moved.write(toFile: otherMachine + "/\(day).tsv", atomically: true, encoding: .utf8)
     }
-    #expect(store.daysWithAnything(machines: store.recordingMachines()).isSuperset(of: [pageOnly, both, recordOnly]))
+    #expect(store.dayFiles(machines: store.recordingMachines()).days.isSuperset(of: [pageOnly, both, recordOnly]))
 
     try await journaling.rebuild(days: days, policy: .rebuild(), writers: 2)
     let copied = String(decoding: page, as: UTF8.self)
