@@ -19,8 +19,9 @@ enum LineChanges {
   {
     let ends = SharedEnds(old, new)
     if let known = withoutDiffing(from: old, to: new, ends: ends) { return known }
-    // Texts over libgit2's limit are refused whole, as before, whatever their shared ends.
-    if old.count > Self.largestDiffedText || new.count > Self.largestDiffedText { return try xdiff(old, new) }
+    // A text over libgit2's limit makes libgit2 call both sides binary (`patch_generated_update_binary` in libgit2 1.5):
+    // no lines, as before, whatever their shared ends.
+    if old.count > Self.largestDiffedText || new.count > Self.largestDiffedText { return (0, 0) }
     if let reduced = ReducedTexts(old, new, ends: ends) {
       return try reduced.withTexts { (old, new) throws(GitError) in try xdiff(old, new) }
     }
@@ -34,6 +35,8 @@ enum LineChanges {
   static func xdiff(_ old: UnsafeRawBufferPointer, _ new: UnsafeRawBufferPointer) throws(GitError)
     -> (insertions: Int, deletions: Int)
   {
+    // xdiff allocates with libgit2's allocator, which fails every allocation until libgit2 is set up.
+    LibGit2.ensureInitialized()
     var insertions = 0
     var deletions = 0
     let result = gitjournal_count_line_changes(

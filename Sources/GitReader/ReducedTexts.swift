@@ -16,7 +16,7 @@ import Foundation
 /// counts and every middle line's occurrences stay as they were, the block is set aside whole (it is the same in
 /// both texts, and the middles still differ in their first and last lines), and xdiff diffs the same middles with
 /// the same choices. Where the shared lines stand does not matter: they are set aside either way, and xdiff
-/// only slides a change into them when settling its position, which moves no line in or out of it.
+/// only slides a change into them when settling its position, which keeps the counts of changed lines.
 ///
 /// Fillers are then dropped while each text's count of lines keeps the same approximate square root
 /// (`xdl_bogosqrt`: 2 to the number of its base-4 digits), as long as the cap does not apply. The middle lines are

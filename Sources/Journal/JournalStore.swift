@@ -131,41 +131,57 @@ public struct JournalStore: Sendable {
   /// What one listing of the journal folder and of each of `machines`' records folder (from
   /// `recordingMachines()`) says of the days, for a rebuild.
   public struct DayFiles: Sendable {
-    /// The days with a file of any kind in the journal folder or a record of any machine. A write of no facts for
-    /// any other day would make nothing (see `LockedJournalStore.write`), so a rebuild skips those days without
-    /// looking at them one by one (four calls to the kernel each, for half the days of a long history). A machine
-    /// whose folder came since the listing can only have rendered the day's file itself; a file made since, by a
-    /// hook, is newer than the rebuild's facts of a day without commits.
-    public let days: Set<Day>
-    /// The days whose page has a temporary file beside it, left by a writer that was killed: their pages are
-    /// written again, which removes it, even when their stamps say they are as they would be made.
-    public let daysWithLeftovers: Set<Day>
+    /// The days with a file of any kind in the journal folder or a record of any machine; nil when a folder could
+    /// not be listed, and every day is looked at. A write of no facts for any other day would make nothing (see
+    /// `LockedJournalStore.write`), so a rebuild skips those days without looking at them one by one (four calls
+    /// to the kernel each, for half the days of a long history). A machine whose folder came since the listing can
+    /// only have rendered the day's file itself; a file made since, by a hook, is newer than the rebuild's facts of
+    /// a day without commits.
+    let days: Set<Day>?
+    /// The pages (`2026-12-02`, `2026-W49`, `2026-12`) beside which this machine's writer left a temporary file
+    /// when it was killed: they are written again, which removes it, even when their stamps say they are as they
+    /// would be made.
+    public let pagesWithLeftovers: Set<String>
+
+    public func mayHaveFiles(_ day: Day) -> Bool { days?.contains(day) ?? true }
   }
 
   public func dayFiles(machines: [String]) -> DayFiles {
+    guard let names = FolderListing.allNames(in: directory) else { return DayFiles(days: nil, pagesWithLeftovers: []) }
     var days = Set<Day>()
-    var leftovers = Set<Day>()
-    for name in FolderListing.names(in: directory, withPrefix: "") {
+    var leftovers = Set<String>()
+    let leftoverEnd = ".md" + AtomicFile.temporaryMarker
+    for name in names {
       if name.utf8.count == 13 && name.hasSuffix(".md") {
         if let day = Day(iso: String(name.dropLast(3))) { days.insert(day) }
-      } else if name.hasPrefix("."), name.dropFirst(11).hasPrefix(".md" + AtomicFile.temporaryMarker),
-        let day = Day(iso: String(name.dropFirst().prefix(10)))
-      {
-        leftovers.insert(day)
+      } else if name.hasPrefix("."), let end = name.range(of: leftoverEnd) {
+        let page = String(name[name.index(after: name.startIndex)..<end.lowerBound])
+        if name == AtomicFile.lockedTemporaryName(of: page + ".md", lockHolder: "-" + host) { leftovers.insert(page) }
       }
     }
-    for machine in machines { days.formUnion(Self.days(in: records.root + "/" + machine, suffix: ".tsv")) }
-    return DayFiles(days: days, daysWithLeftovers: leftovers)
+    for machine in machines {
+      guard let recorded = Self.days(in: records.root + "/" + machine, suffix: ".tsv") else {
+        return DayFiles(days: nil, pagesWithLeftovers: leftovers)
+      }
+      days.formUnion(recorded)
+    }
+    return DayFiles(days: days, pagesWithLeftovers: leftovers)
   }
 
-  /// The days any machine has a record of, from one listing of each machine's folder.
-  public func daysWithRecords() -> Set<Day> {
-    Set(records.machines().flatMap { Self.days(in: records.root + "/" + $0, suffix: ".tsv") })
+  /// The days any machine has a record of, from one listing of each machine's folder; nil when one could not be
+  /// listed.
+  public func daysWithRecords() -> Set<Day>? {
+    var days = Set<Day>()
+    for machine in records.machines() {
+      guard let recorded = Self.days(in: records.root + "/" + machine, suffix: ".tsv") else { return nil }
+      days.formUnion(recorded)
+    }
+    return days
   }
 
-  /// The days named `YYYY-MM-DD<suffix>` in `folder`, whatever each entry is.
-  private static func days(in folder: String, suffix: String) -> [Day] {
-    FolderListing.names(in: folder, withPrefix: "").compactMap { name in
+  /// The days named `YYYY-MM-DD<suffix>` in `folder`, whatever each entry is; nil when it cannot be listed.
+  private static func days(in folder: String, suffix: String) -> [Day]? {
+    FolderListing.allNames(in: folder)?.compactMap { name in
       guard name.utf8.count == 10 + suffix.utf8.count, name.hasSuffix(suffix) else { return nil }
       return Day(iso: String(name.dropLast(suffix.utf8.count)))
     }

@@ -9,7 +9,19 @@
 package enum FolderListing {
   /// The names in `folder` that begin with `prefix`, unsorted; none when the folder cannot be read.
   package static func names(in folder: String, withPrefix prefix: String) -> [String] {
-    guard let directory = opendir(folder) else { return [] }
+    listing(folder, prefix: prefix) ?? []
+  }
+
+  /// Every name in `folder`: none when it does not exist, nil when it exists but cannot be read (permissions, no
+  /// descriptor left), so that a caller can tell an empty folder from one it knows nothing of.
+  package static func allNames(in folder: String) -> [String]? {
+    if let names = listing(folder, prefix: "") { return names }
+    return errno == ENOENT ? [] : nil
+  }
+
+  /// nil, with `errno` set, when the folder cannot be opened.
+  private static func listing(_ folder: String, prefix: String) -> [String]? {
+    guard let directory = opendir(folder) else { return nil }
     defer { closedir(directory) }
     let wanted = Array(prefix.utf8)
     var names: [String] = []

@@ -258,8 +258,8 @@ struct Journaling: Sendable {
         do throws(SystemError) {
           if stamps != nil {
             let made = try writePeriods(
-              containing: rebuilt, known: written, recordStamps: recordStamps, stamps: &stamps!, in: locked,
-              durability: durability)
+              containing: rebuilt, known: written, recordStamps: recordStamps,
+              pagesWithLeftovers: dayFiles.pagesWithLeftovers, stamps: &stamps!, in: locked, durability: durability)
             part.periods = made.written
             part.pagesLeftAlone += made.leftAlone
           } else {
@@ -340,7 +340,7 @@ struct Journaling: Sendable {
   /// A day of a rebuild as read when it began: left out when it has nothing, read again when a hook wrote its record
   /// since, else made and written. Runs on any of the rebuild's writing threads.
   private func rebuildDay(_ day: Day, in run: RebuildRun) -> DayOutcome {
-    if run.reading.days[day]?.isEmpty ?? true, !run.dayFiles.days.contains(day) { return .skipped }
+    if run.reading.days[day]?.isEmpty ?? true, !run.dayFiles.mayHaveFiles(day) { return .skipped }
     let facts = run.reading.days[day]!
     // This machine's record of the day, read once: whether a hook wrote it since, whether the page is as it
     // was made from it, and what the write builds on.
@@ -360,7 +360,8 @@ struct Journaling: Sendable {
   ) -> DayOutcome {
     var part = Report(written: [], skipped: [])
     let links = run.daysWithFiles.flatMap { writer.dayLinks(of: day, among: $0).line } ?? ""
-    if let stamps = run.stamps, let recorded, let recordStamp, !run.dayFiles.daysWithLeftovers.contains(day),
+    if let stamps = run.stamps, let recorded, let recordStamp,
+      !run.dayFiles.pagesWithLeftovers.contains(day.description),
       let kept = unchangedPage(
         facts, recorded: recorded, recordStamp: PageStamps.Stamp(recordStamp), readPaths: readPaths, links: links,
         stamps: stamps, pageFolder: run.pageFolder, hasCachedSentences: run.hasCachedSentences)
@@ -387,19 +388,21 @@ struct Journaling: Sendable {
   /// `JournalWriter.writePeriods` for a rebuild with one machine's records: a week's or a month's page whose days'
   /// records, sentence and file are as the last rebuild left them is left alone (see `PageStamps`).
   /// `recordStamps`: those of the records the days in `known` were made from; the others' are looked at here, once.
+  /// `pagesWithLeftovers`: pages written again whatever their stamps say (`JournalStore.DayFiles`).
   private func writePeriods(
     containing days: [Day], known: [Day: DayFacts], recordStamps: [Day: PageStamps.Stamp?],
-    stamps: inout PageStamps, in locked: LockedJournalStore, durability: JournalStore.Durability
+    pagesWithLeftovers: Set<String>, stamps: inout PageStamps, in locked: LockedJournalStore,
+    durability: JournalStore.Durability
   ) throws(SystemError) -> (written: [JournalWriter.WrittenPeriod], leftAlone: Int) {
     var recordStamps = recordStamps
     let pageFolder = OpenFolder(store.directory)
     let hasCachedSentences = sentences?.hasSentences ?? false
     // Listed under the lock, so no hook writes a record meanwhile: the days of these weeks and months without one
-    // (most of them, in a long history) are neither read nor looked at.
+    // (most of them, in a long history) are neither read nor looked at. nil (a folder not listed): each is.
     let daysWithRecords = store.daysWithRecords()
     func recordStamp(_ day: Day) -> PageStamps.Stamp? {
       if let known = recordStamps[day] { return known }
-      let stamp = daysWithRecords.contains(day) ? PageStamps.Stamp(path: store.recordPath(of: day)) : nil
+      let stamp = daysWithRecords?.contains(day) == false ? nil : PageStamps.Stamp(path: store.recordPath(of: day))
       recordStamps[day] = .some(stamp)
       return stamp
     }
@@ -407,7 +410,7 @@ struct Journaling: Sendable {
     func facts(_ day: Day) -> DayFacts? {
       if let written = known[day] { return written }
       if let recorded = read[day] { return recorded }
-      guard daysWithRecords.contains(day) else { return nil }
+      if daysWithRecords?.contains(day) == false { return nil }
       let recorded = locked.recordedFacts(of: day)
       read[day] = .some(recorded)
       return recorded
@@ -423,7 +426,7 @@ struct Journaling: Sendable {
       let inputs = periodInputs(period, sentence: sentence, recordStamp: recordStamp)
       if stamps.isUnchanged(
         periodFacts.name, page: PageStamps.Stamp(periodFacts.name + ".md", in: pageFolder), inputs: inputs.text),
-        !store.hasConflictCopies(ofPage: periodFacts.name)
+        !store.hasConflictCopies(ofPage: periodFacts.name), !pagesWithLeftovers.contains(periodFacts.name)
       {
         written.append(JournalWriter.WrittenPeriod(facts: periodFacts, sentence: sentence, outcome: .unchanged))
         stamps.keep(periodFacts.name, sources: inputs.sources)

@@ -114,6 +114,45 @@ import Testing
     #expect(reduced > 250, "\(reduced) of \(pairs.count) pairs reduced")
   }
 
+  /// Two texts of 300,000 lines, past the count from which xdiff's limit on repeated lines stops growing, drawn
+  /// from a few lines; and two texts whose middles hold every filler line `ReducedTexts` could use, with bytes
+  /// that are no UTF-8, which are then diffed whole. Both count as git counts them.
+  @Test func longAndUnusualTextsCountAsGitDoes() throws {
+    var random = SeededGenerator(seed: 0x6C6F_6E67)
+    let lines = ["a\n", "bb\n", "\n", "}\n", "\treturn\n"].map { Array($0.utf8) }
+    var old = (0..<300_000).map { _ in lines[Int.random(in: 0..<lines.count, using: &random)] }
+    var new = old
+    for position in stride(from: 100_000, to: 200_000, by: 7_919) {
+      new[position] = Array("changed \(position)\n".utf8)
+      new.insert(lines[position % lines.count], at: position + 3)
+    }
+    let long = (old.flatMap { $0 }, new.flatMap { $0 })
+
+    old = (0..<200).map { Array("line \($0)\n".utf8) }
+    new = old
+    let fillers = (UInt8(0x21)...UInt8(0xFF)).map { [$0, 10] }
+    old.insert(contentsOf: fillers, at: 100)
+    new.insert(contentsOf: fillers.reversed(), at: 100)
+    let unusual = (old.flatMap { $0 }, new.flatMap { $0 })
+    try unusual.0.withUnsafeBytes { old throws in
+      try unusual.1.withUnsafeBytes { new throws in
+        #expect(ReducedTexts(old, new, ends: LineChanges.SharedEnds(old, new)) == nil)
+        _ = try LineChanges.counted(from: old, to: new)
+      }
+    }
+
+    let repository = try TemporaryRepository()
+    let expected = try Self.gitCounts(of: [long, unusual], in: repository)
+    for (index, pair) in [long, unusual].enumerated() {
+      try pair.0.withUnsafeBytes { old throws in
+        try pair.1.withUnsafeBytes { new throws in
+          #expect(try LineChanges.counted(from: old, to: new) == expected[index], "pair \(index)")
+          #expect(try LineChanges.xdiff(old, new) == expected[index], "pair \(index): whole")
+        }
+      }
+    }
+  }
+
   /// A text's lines can drop to the lowest count whose approximate square root (`xdl_bogosqrt`, capped at 1,024
   /// as xdiff caps it) is the same, and no further.
   @Test func droppableLinesKeepXdiffsLimit() {
@@ -138,14 +177,20 @@ import Testing
   private static func gitCounts(of pairs: [(old: String, new: String)], in repository: TemporaryRepository) throws
     -> [(insertions: Int, deletions: Int)]
   {
+    try gitCounts(of: pairs.map { (Array($0.old.utf8), Array($0.new.utf8)) }, in: repository)
+  }
+
+  private static func gitCounts(of pairs: [([UInt8], [UInt8])], in repository: TemporaryRepository) throws
+    -> [(insertions: Int, deletions: Int)]
+  {
     var script = Data()
     for mark in [1, 2] {
       script.append(Data("commit refs/heads/side\(mark)\nmark :\(mark)\n".utf8))
       script.append(Data("committer A <a@example.com> 1700000000 +0000\ndata 0\n".utf8))
       for (index, pair) in pairs.enumerated() {
-        let text = mark == 1 ? pair.old : pair.new
-        script.append(Data("M 100644 inline f\(index)\ndata \(text.utf8.count)\n".utf8))
-        script.append(Data(text.utf8))
+        let text = mark == 1 ? pair.0 : pair.1
+        script.append(Data("M 100644 inline f\(index)\ndata \(text.count)\n".utf8))
+        script.append(Data(text))
         script.append(Data("\n".utf8))
       }
     }

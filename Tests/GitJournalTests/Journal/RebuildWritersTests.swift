@@ -146,7 +146,8 @@ import Testing
       #expect(moved != record)
       try moved.write(toFile: otherMachine + "/\(day).tsv", atomically: true, encoding: .utf8)
     }
-    #expect(store.dayFiles(machines: store.recordingMachines()).days.isSuperset(of: [pageOnly, both, recordOnly]))
+    #expect(
+      store.dayFiles(machines: store.recordingMachines()).days?.isSuperset(of: [pageOnly, both, recordOnly]) == true)
 
     try await journaling.rebuild(days: days, policy: .rebuild(), writers: 2)
     let copied = String(decoding: page, as: UTF8.self)
@@ -186,6 +187,31 @@ import Testing
     #expect(try commits(onPage: "\(day)") == before.2 + 1)
     #expect(try commits(onPage: week) == before.0 + 1)
     #expect(try commits(onPage: month) == before.1 + 1)
+  }
+
+  /// A page beside which this machine's writer left a temporary file when it was killed is written again, which
+  /// removes the file, though its stamps say it is as it would be made; then it is left alone again. Another
+  /// machine's temporary file is that machine's to remove, and changes nothing here.
+  @Test func aKilledWritersLeftoverIsRemovedByTheNextRebuild() async throws {
+    try await journaling.rebuild(days: days, policy: .rebuild(), writers: 2)
+    let settled = try await journaling.rebuild(days: days, policy: .rebuild(), writers: 2)
+    let pages = settled.written.count + settled.periods.count
+    #expect(settled.pagesLeftAlone == pages)
+    let store = try journaling.store
+    let day = try #require(settled.written.first?.facts.day)
+    let week = try #require(settled.periods.first?.facts.name)
+    let own = ["\(day).md", "\(week).md"].map {
+      sandbox.journalDirectory + "/" + AtomicFile.lockedTemporaryName(of: $0, lockHolder: "-" + store.host)
+    }
+    let foreign = sandbox.journalDirectory + "/" + AtomicFile.lockedTemporaryName(of: "\(day).md", lockHolder: "-other")
+    for path in own + [foreign] { #expect(FileManager.default.createFile(atPath: path, contents: Data("---\n".utf8))) }
+    #expect(store.dayFiles(machines: store.recordingMachines()).pagesWithLeftovers == ["\(day)", week])
+
+    let repaired = try await journaling.rebuild(days: days, policy: .rebuild(), writers: 2)
+    #expect(repaired.pagesLeftAlone == pages - 2)
+    for path in own { #expect(!FileManager.default.fileExists(atPath: path), "\(path) is still there") }
+    #expect(FileManager.default.fileExists(atPath: foreign))
+    #expect(try await journaling.rebuild(days: days, policy: .rebuild(), writers: 2).pagesLeftAlone == pages)
   }
 
   @Test func theUsersNotesSurviveARebuildOnSeveralThreads() async throws {
