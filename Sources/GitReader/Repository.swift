@@ -134,8 +134,12 @@ package final class Repository {
   /// The commits of every local branch and of HEAD: where a journal walk starts.
   func tipIDs() throws(GitError) -> [ObjectID] {
     var tips: Set<ObjectID> = []
-    try forEachLocalBranch { reference in
-      if let id = Self.peeledCommitID(reference) { tips.insert(id) }
+    if let read = LocalBranches.list(commonDirectory: commonDirectory) {
+      tips = Set(read.map(\.id))
+    } else {
+      try forEachLocalBranch { reference in
+        if let id = Self.peeledCommitID(reference) { tips.insert(id) }
+      }
     }
     var head: OpaquePointer?
     if git_repository_head(&head, pointer) == 0 {

@@ -1,0 +1,105 @@
+import CLibgit2
+import Foundation
+import Testing
+
+@testable import GitReader
+@testable import Support
+
+/// The local branches read from the files are exactly those libgit2's reference iterator gives, loose and packed,
+/// and anything they cannot read is left to libgit2.
+@Suite struct LocalBranchesTests {
+  let repository: TemporaryRepository
+  var refs: String { repository.path + "/.git/refs/heads" }
+
+  init() throws {
+    repository = try TemporaryRepository()
+    try repository.commit(file: "a.txt", content: "a\n", message: "First", date: "2026-03-10T09:00:00Z")
+    for branch in ["feature/x", "a/b/c", "fix", "with-dash"] { try repository.git("branch", branch) }
+    try repository.commit(file: "a.txt", content: "b\n", message: "Second", date: "2026-03-10T10:00:00Z")
+    try repository.git("tag", "-a", "-m", "A tag", "v1")
+  }
+
+  /// Every branch as libgit2's iterator gives it: full name and the id it points at.
+  func libgit2Branches() throws -> [String: ObjectID] {
+    let opened = try Repository.open(at: repository.path)
+    var branches: [String: ObjectID] = [:]
+    try opened.forEachLocalBranch { reference in
+      guard let name = git_reference_name(reference), let id = Repository.peeledCommitID(reference) else { return }
+      branches[String(cString: name)] = id
+    }
+    return branches
+  }
+
+  func listed() -> [String: ObjectID]? {
+    LocalBranches.list(commonDirectory: repository.path + "/.git").map {
+      Dictionary($0.map { ($0.name, $0.id) }, uniquingKeysWith: { first, _ in first })
+    }
+  }
+
+  func expectSameBranchTips() throws {
+    let opened = try Repository.open(at: repository.path)
+    let tips = try opened.branchTips()
+    #expect(Set(tips.map(\.name)).count == tips.count)
+    let expected = try libgit2Branches()
+    #expect(Dictionary(tips.map { ("refs/heads/" + $0.name, $0.id) }, uniquingKeysWith: { $1 }) == expected)
+    #expect(Set(try opened.tipIDs()).isSuperset(of: expected.values))
+  }
+
+  /// Loose branches in folders, and a file git would not name a branch but libgit2 lists all the same.
+  @Test func looseBranchesInFolders() throws {
+    try Data((try repository.headID() + "\n").utf8).write(to: URL(fileURLWithPath: refs + "/.hidden"))
+    let found = try #require(listed())
+    #expect(found.count == 6)
+    #expect(found == (try libgit2Branches()))
+    try expectSameBranchTips()
+  }
+
+  /// Packed, then some moved or deleted (loose ones hide packed ones), and a lock file being written.
+  @Test func packedAndLooseTogether() throws {
+    try repository.git("pack-refs", "--all")
+    #expect(!FileManager.default.fileExists(atPath: refs + "/fix"))
+    try repository.git("checkout", "-q", "fix")
+    try repository.commit(file: "c.txt", content: "c\n", message: "On fix", date: "2026-03-10T11:00:00Z")
+    try repository.git("branch", "-D", "a/b/c")
+    try repository.git("branch", "new")
+    try Data("0123".utf8).write(to: URL(fileURLWithPath: refs + "/main.lock"))
+    let packed = try String(contentsOfFile: repository.path + "/.git/packed-refs", encoding: .utf8)
+    #expect(packed.contains("\n^"), "the annotated tag's peeled line")
+    let found = try #require(listed())
+    #expect(found.count == 5 && found["refs/heads/new"] != nil && found["refs/heads/a/b/c"] == nil)
+    #expect(found == (try libgit2Branches()))
+    try expectSameBranchTips()
+  }
+
+  /// No `refs/heads` folder at all: every branch is packed.
+  @Test func noLooseFolder() throws {
+    try repository.git("pack-refs", "--all")
+    try? FileManager.default.removeItem(atPath: refs)
+    let found = try #require(listed())
+    #expect(found == (try libgit2Branches()) && found.count == 5)
+  }
+
+  /// What the files cannot tell is left to libgit2, whose answer stands.
+  @Test(arguments: ["symbolic", "garbage", "upper case", "symlink", ".git"])
+  func whatTheFilesCannotTellIsLeftToLibgit2(_ kind: String) throws {
+    let head = try repository.headID()
+    switch kind {
+    case "symbolic": try repository.git("symbolic-ref", "refs/heads/alias", "refs/heads/main")
+    case "garbage": try Data("not an id\n".utf8).write(to: URL(fileURLWithPath: refs + "/broken"))
+    case "upper case": try Data((head.uppercased() + "\n").utf8).write(to: URL(fileURLWithPath: refs + "/upper"))
+    case "symlink": #expect(symlink(refs + "/main", refs + "/linked") == 0)
+    default: try Data((head + "\n").utf8).write(to: URL(fileURLWithPath: refs + "/feature/.git"))
+    }
+    #expect(listed() == nil)
+    try expectSameBranchTips()
+  }
+
+  /// A FIFO where a ref would be is skipped without being opened, as libgit2 skips it: opening it would wait for a
+  /// writer, in a hook.
+  @Test func aFIFOIsSkipped() throws {
+    #expect(mkfifo(refs + "/pipe", 0o644) == 0)
+    let found = try #require(listed())
+    #expect(found.count == 5 && found["refs/heads/pipe"] == nil)
+    #expect(found == (try libgit2Branches()))
+  }
+}
