@@ -11,21 +11,25 @@ import Support
 /// `packed-refs` line it does not know, a folder it cannot read, a `.git` entry. Files named `*.lock` are skipped,
 /// as libgit2 and git skip them (a ref being written), and so are FIFOs, sockets and devices, as libgit2 skips them.
 enum LocalBranches {
-  /// Full names (`refs/heads/main`) with the ids they point at, in no particular order.
+  /// Branch names (`main`, `feature/x`: what follows `refs/heads/`) with the ids they point at, in no particular
+  /// order.
   static func list(commonDirectory: String) -> [(name: String, id: ObjectID)]? {
-    var branches: [String: ObjectID] = [:]
-    guard readPacked(commonDirectory + "/packed-refs", into: &branches) else { return nil }
-    let folder = commonDirectory + "/refs/heads"
-    let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    var packed: [String: ObjectID] = [:]
+    guard readPacked(commonDirectory + "/packed-refs", into: &packed) else { return nil }
+    var branches: [(name: String, id: ObjectID)] = []
+    let descriptor = open(commonDirectory + "/refs/heads", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     if descriptor < 0 {
       // No loose branch at all (`git pack-refs --all`, a fresh clone) is the only absence known here.
       guard errno == ENOENT else { return nil }
     } else {
-      var loose: [String: ObjectID] = [:]
-      guard readLoose(descriptor, prefix: "refs/heads/", into: &loose, depth: 0) else { return nil }
-      branches.merge(loose) { _, loose in loose }
+      guard readLoose(descriptor, prefix: "", into: &branches, depth: 0) else { return nil }
     }
-    return branches.map { ($0.key, $0.value) }
+    if !packed.isEmpty {
+      // A loose ref hides the packed one of its name.
+      for (name, _) in branches { packed.removeValue(forKey: name) }
+      branches += packed.map { ($0.key, $0.value) }
+    }
+    return branches
   }
 
   /// Folders nested deeper than this are left to libgit2: no branch name comes near it.
@@ -33,7 +37,7 @@ enum LocalBranches {
 
   /// Adds the loose refs in the folder open as `descriptor` (which this closes) and its subfolders.
   private static func readLoose(
-    _ descriptor: Int32, prefix: String, into loose: inout [String: ObjectID], depth: Int
+    _ descriptor: Int32, prefix: String, into loose: inout [(name: String, id: ObjectID)], depth: Int
   ) -> Bool {
     guard depth < deepestFolder, let directory = fdopendir(descriptor) else {
       close(descriptor)
@@ -57,7 +61,7 @@ enum LocalBranches {
       case Int32(DT_REG):
         if name.hasSuffix(".lock") { continue }
         guard let id = readID(descriptor, name) else { return false }
-        loose[prefix + name] = id
+        loose.append((prefix + name, id))
       case Int32(DT_FIFO), Int32(DT_SOCK), Int32(DT_CHR), Int32(DT_BLK):
         // Skipped by libgit2 too, and never opened: a FIFO would wait for a writer.
         continue
@@ -103,12 +107,16 @@ enum LocalBranches {
         guard line.count > 41, line[line.startIndex + 40] == UInt8(ascii: " "), !line.contains(UInt8(ascii: "\r")),
           let id = ObjectID(hexDigits: line.prefix(40))
         else { return false }
-        let name = String(decoding: line.dropFirst(41), as: UTF8.self)
-        if name.hasPrefix("refs/heads/") { branches[name] = id }
+        let name = line.dropFirst(41)
+        if name.starts(with: Self.branchPrefix) {
+          branches[String(decoding: name.dropFirst(Self.branchPrefix.count), as: UTF8.self)] = id
+        }
       }
     }
     return true
   }
+
+  private static let branchPrefix = Array("refs/heads/".utf8)
 
   private static func isSpace(_ byte: UInt8) -> Bool {
     byte == 0x20 || (0x09...0x0D).contains(byte)

@@ -6,9 +6,7 @@ import Support
 extension Repository {
   /// Every local branch (`refs/heads/<name>`) with the commit it points at, by the name git shows.
   func branchTips() throws(GitError) -> [(name: String, id: ObjectID)] {
-    if let read = LocalBranches.list(commonDirectory: commonDirectory) {
-      return read.map { (String($0.name.utf8.dropFirst(Self.branchPrefixLength))!, $0.id) }
-    }
+    if let listed = LocalBranches.list(commonDirectory: commonDirectory) { return listed }
     var branches: [(name: String, id: ObjectID)] = []
     try forEachLocalBranch { reference in
       guard let id = Self.peeledCommitID(reference), let full = git_reference_name(reference),

@@ -134,8 +134,8 @@ package final class Repository {
   /// The commits of every local branch and of HEAD: where a journal walk starts.
   func tipIDs() throws(GitError) -> [ObjectID] {
     var tips: Set<ObjectID> = []
-    if let read = LocalBranches.list(commonDirectory: commonDirectory) {
-      tips = Set(read.map(\.id))
+    if let listed = LocalBranches.list(commonDirectory: commonDirectory) {
+      tips = Set(listed.map(\.id))
     } else {
       try forEachLocalBranch { reference in
         if let id = Self.peeledCommitID(reference) { tips.insert(id) }

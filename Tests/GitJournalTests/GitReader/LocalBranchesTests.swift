@@ -32,7 +32,7 @@ import Testing
 
   func listed() -> [String: ObjectID]? {
     LocalBranches.list(commonDirectory: repository.path + "/.git").map {
-      Dictionary($0.map { ($0.name, $0.id) }, uniquingKeysWith: { first, _ in first })
+      Dictionary($0.map { ("refs/heads/" + $0.name, $0.id) }, uniquingKeysWith: { first, _ in first })
     }
   }
 
