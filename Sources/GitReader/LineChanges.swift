@@ -91,13 +91,7 @@ enum LineChanges {
   /// are the commits that add or remove a block, append to a file, or change a one-line file (a minified or
   /// generated file of a megabyte would otherwise be hashed, then scanned again as a changed line). Found with
   /// byte comparisons, at a fraction of the cost of hashing every line.
-  static func withoutDiffing(from old: UnsafeRawBufferPointer, to new: UnsafeRawBufferPointer)
-    -> (insertions: Int, deletions: Int)?
-  {
-    withoutDiffing(from: old, to: new, ends: SharedEnds(old, new))
-  }
-
-  private static func withoutDiffing(
+  static func withoutDiffing(
     from old: UnsafeRawBufferPointer, to new: UnsafeRawBufferPointer, ends: SharedEnds
   ) -> (insertions: Int, deletions: Int)? {
     let (oldLeft, newLeft) = (ends.middle(of: old), ends.middle(of: new))

@@ -63,23 +63,18 @@ struct ReducedTexts {
     self.block = block
   }
 
-  /// Calls `body` with the two reduced texts.
+  /// Calls `body` with the two reduced texts, the block then each middle, laid out in one allocation.
   func withTexts<T, E: Error>(
     _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws(E) -> T
   ) throws(E) -> T {
     let oldCount = block.count + oldMiddle.count
     let text = UnsafeMutableRawBufferPointer.allocate(byteCount: oldCount + block.count + newMiddle.count, alignment: 8)
     defer { text.deallocate() }
-    var end = 0
-    for part in [UnsafeRawBufferPointer?.none, oldMiddle, nil, newMiddle] {
-      if let part {
+    block.withUnsafeBytes { block in
+      var end = 0
+      for part in [block, oldMiddle, block, newMiddle] {
         UnsafeMutableRawBufferPointer(rebasing: text[end..<(end + part.count)]).copyMemory(from: part)
         end += part.count
-      } else {
-        block.withUnsafeBytes {
-          UnsafeMutableRawBufferPointer(rebasing: text[end..<(end + $0.count)]).copyMemory(from: $0)
-        }
-        end += block.count
       }
     }
     let all = UnsafeRawBufferPointer(text)

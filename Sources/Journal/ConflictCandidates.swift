@@ -22,6 +22,14 @@ final class ConflictCandidates: @unchecked Sendable {
     lock.withLock { listed().filter { SyncConflicts.isCopy($0, of: pageName) }.sorted() }
   }
 
+  /// Whether the listing holds the temporary file named `name` (`AtomicFile.lockedTemporaryName`) not yet taken.
+  func hasLeftover(_ name: String) -> Bool {
+    lock.withLock {
+      _ = listed()
+      return leftovers.contains(name)
+    }
+  }
+
   /// Whether the listing holds the temporary file named `name` (`AtomicFile.lockedTemporaryName`), which it then
   /// forgets: the caller removes it.
   func takeLeftover(_ name: String) -> Bool {

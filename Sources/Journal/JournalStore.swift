@@ -123,56 +123,36 @@ public struct JournalStore: Sendable {
     return try FileLock.acquire(at: lockPath, waitingAtMost: Self.lockTimeout)
   }
 
-  /// The machines with a folder of records, and this one: what `dayFiles(machines:)` looks in.
+  /// The machines with a folder of records, and this one: what `daysWithPageOrRecord(machines:)` looks in.
   public func recordingMachines() -> [String] {
     Array(Set(records.machines() + [host])).sorted()
   }
 
-  /// What one listing of the journal folder and of each of `machines`' records folder (from
-  /// `recordingMachines()`) says of the days, for a rebuild.
-  public struct DayFiles: Sendable {
-    /// The days with a file of any kind in the journal folder or a record of any machine; nil when a folder could
-    /// not be listed, and every day is looked at. A write of no facts for any other day would make nothing (see
-    /// `LockedJournalStore.write`), so a rebuild skips those days without looking at them one by one (four calls
-    /// to the kernel each, for half the days of a long history). A machine whose folder came since the listing can
-    /// only have rendered the day's file itself; a file made since, by a hook, is newer than the rebuild's facts of
-    /// a day without commits.
-    let days: Set<Day>?
-    /// The pages (`2026-12-02`, `2026-W49`, `2026-12`) beside which this machine's writer left a temporary file
-    /// when it was killed: they are written again, which removes it, even when their stamps say they are as they
-    /// would be made.
-    public let pagesWithLeftovers: Set<String>
-
-    public func mayHaveFiles(_ day: Day) -> Bool { days?.contains(day) ?? true }
-  }
-
-  public func dayFiles(machines: [String]) -> DayFiles {
-    guard let names = FolderListing.allNames(in: directory) else { return DayFiles(days: nil, pagesWithLeftovers: []) }
-    var days = Set<Day>()
-    var leftovers = Set<String>()
-    let leftoverEnd = ".md" + AtomicFile.temporaryMarker
-    for name in names {
-      if name.utf8.count == 13 && name.hasSuffix(".md") {
-        if let day = Day(iso: String(name.dropLast(3))) { days.insert(day) }
-      } else if name.hasPrefix("."), let end = name.range(of: leftoverEnd) {
-        let page = String(name[name.index(after: name.startIndex)..<end.lowerBound])
-        if name == AtomicFile.lockedTemporaryName(of: page + ".md", lockHolder: "-" + host) { leftovers.insert(page) }
-      }
+  /// The days with a file of any kind in the journal folder or a record of any of `machines` (from
+  /// `recordingMachines()`), from one listing of each folder; nil when a folder could not be listed, and every day is
+  /// to be looked at. A write of no facts for any other day would make nothing (see `LockedJournalStore.write`), so a
+  /// rebuild skips those days without looking at them one by one (four calls to the kernel each, for half the days
+  /// of a long history). A machine whose folder came since the listing can only have rendered the day's file itself;
+  /// a file made since, by a hook, is newer than the rebuild's facts of a day without commits.
+  public func daysWithPageOrRecord(machines: [String]) -> Set<Day>? {
+    guard let pages = FolderListing.allNames(in: directory), let recorded = recordedDays(machines: machines) else {
+      return nil
     }
-    for machine in machines {
-      guard let recorded = Self.days(in: records.root + "/" + machine, suffix: ".tsv") else {
-        return DayFiles(days: nil, pagesWithLeftovers: leftovers)
-      }
-      days.formUnion(recorded)
-    }
-    return DayFiles(days: days, pagesWithLeftovers: leftovers)
+    return recorded.union(
+      pages.lazy.filter { $0.utf8.count == 13 && $0.hasSuffix(".md") }.compactMap {
+        Day(iso: String($0.dropLast(3)))
+      })
   }
 
   /// The days any machine has a record of, from one listing of each machine's folder; nil when one could not be
   /// listed.
   public func daysWithRecords() -> Set<Day>? {
+    recordedDays(machines: records.machines())
+  }
+
+  private func recordedDays(machines: [String]) -> Set<Day>? {
     var days = Set<Day>()
-    for machine in records.machines() {
+    for machine in machines {
       guard let recorded = Self.days(in: records.root + "/" + machine, suffix: ".tsv") else { return nil }
       days.formUnion(recorded)
     }
@@ -193,14 +173,13 @@ public struct JournalStore: Sendable {
     records.isAlone(among: machines)
   }
 
-  /// Whether a sync tool left copies of the day's page to merge into it.
-  public func hasConflictCopies(of day: Day) -> Bool {
-    hasConflictCopies(ofPage: day.description)
-  }
-
-  /// `hasConflictCopies(of:)` for a page named `2026-W49` or `2026-12`.
-  public func hasConflictCopies(ofPage name: String) -> Bool {
+  /// Whether the one listing of the folder this process makes (`ConflictCandidates`) found beside the page named
+  /// `name` (`2026-12-02`, `2026-W49`, `2026-12`) a sync tool's copy to merge into it, or the temporary file this
+  /// machine's writer left when it was killed. Writing the page takes in the one and removes the other, so a page
+  /// whose stamps say it is as it would be made is written all the same.
+  public func hasFilesBeside(page name: String) -> Bool {
     !conflictCandidates.copies(of: name).isEmpty
+      || conflictCandidates.hasLeftover(AtomicFile.lockedTemporaryName(of: name + ".md", lockHolder: "-" + host))
   }
 
   /// The file of this machine's record of `day`.

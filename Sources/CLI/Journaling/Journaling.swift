@@ -180,7 +180,7 @@ struct Journaling: Sendable {
     }
     // Listed once: a day without commits is skipped at once when no machine has a record of it and it has no file.
     let machines = store.recordingMachines()
-    let dayFiles = store.dayFiles(machines: machines)
+    let daysWithPageOrRecord = store.daysWithPageOrRecord(machines: machines)
     // A page made from this machine's record alone is left alone when its record, its file, its links and its
     // sentence are as the last rebuild left them (see `PageStamps`). With other machines' records, or forgotten
     // commits, every page is made again.
@@ -199,7 +199,8 @@ struct Journaling: Sendable {
         // at most that long for it. Taking it for each day of a second rebuild cost 5 calls to the kernel per day.
         let runEnds = Date() + Self.lockHold
         let run = RebuildRun(
-          locked: locked, reading: reading, started: started, dayFiles: dayFiles, stamps: stamps,
+          locked: locked, reading: reading, started: started, daysWithPageOrRecord: daysWithPageOrRecord,
+          stamps: stamps,
           daysWithFiles: daysWithFiles, durability: durability,
           // The folders of the pages and of this machine's records, opened for the run: their files are looked at
           // by name. Whether the sentence cache has any sentence, looked at once for the run, not once per page.
@@ -258,8 +259,8 @@ struct Journaling: Sendable {
         do throws(SystemError) {
           if stamps != nil {
             let made = try writePeriods(
-              containing: rebuilt, known: written, recordStamps: recordStamps,
-              pagesWithLeftovers: dayFiles.pagesWithLeftovers, stamps: &stamps!, in: locked, durability: durability)
+              containing: rebuilt, known: written, recordStamps: recordStamps, stamps: &stamps!, in: locked,
+              durability: durability)
             part.periods = made.written
             part.pagesLeftAlone += made.leftAlone
           } else {
@@ -304,9 +305,8 @@ struct Journaling: Sendable {
     let locked: LockedJournalStore
     let reading: FactsReader.Reading
     let started: Date
-    /// The days with a file or a record, and those with a leftover temporary file, as listed when the rebuild
-    /// began.
-    let dayFiles: JournalStore.DayFiles
+    /// The days with a page or a record, as listed when the rebuild began (nil: unknown, each is looked at).
+    let daysWithPageOrRecord: Set<Day>?
     let stamps: PageStamps?
     let daysWithFiles: [Day]?
     let durability: JournalStore.Durability
@@ -340,7 +340,9 @@ struct Journaling: Sendable {
   /// A day of a rebuild as read when it began: left out when it has nothing, read again when a hook wrote its record
   /// since, else made and written. Runs on any of the rebuild's writing threads.
   private func rebuildDay(_ day: Day, in run: RebuildRun) -> DayOutcome {
-    if run.reading.days[day]?.isEmpty ?? true, !run.dayFiles.mayHaveFiles(day) { return .skipped }
+    if run.reading.days[day]?.isEmpty ?? true, run.daysWithPageOrRecord?.contains(day) == false {
+      return .skipped
+    }
     let facts = run.reading.days[day]!
     // This machine's record of the day, read once: whether a hook wrote it since, whether the page is as it
     // was made from it, and what the write builds on.
@@ -361,7 +363,6 @@ struct Journaling: Sendable {
     var part = Report(written: [], skipped: [])
     let links = run.daysWithFiles.flatMap { writer.dayLinks(of: day, among: $0).line } ?? ""
     if let stamps = run.stamps, let recorded, let recordStamp,
-      !run.dayFiles.pagesWithLeftovers.contains(day.description),
       let kept = unchangedPage(
         facts, recorded: recorded, recordStamp: PageStamps.Stamp(recordStamp), readPaths: readPaths, links: links,
         stamps: stamps, pageFolder: run.pageFolder, hasCachedSentences: run.hasCachedSentences)
@@ -388,11 +389,9 @@ struct Journaling: Sendable {
   /// `JournalWriter.writePeriods` for a rebuild with one machine's records: a week's or a month's page whose days'
   /// records, sentence and file are as the last rebuild left them is left alone (see `PageStamps`).
   /// `recordStamps`: those of the records the days in `known` were made from; the others' are looked at here, once.
-  /// `pagesWithLeftovers`: pages written again whatever their stamps say (`JournalStore.DayFiles`).
   private func writePeriods(
     containing days: [Day], known: [Day: DayFacts], recordStamps: [Day: PageStamps.Stamp?],
-    pagesWithLeftovers: Set<String>, stamps: inout PageStamps, in locked: LockedJournalStore,
-    durability: JournalStore.Durability
+    stamps: inout PageStamps, in locked: LockedJournalStore, durability: JournalStore.Durability
   ) throws(SystemError) -> (written: [JournalWriter.WrittenPeriod], leftAlone: Int) {
     var recordStamps = recordStamps
     let pageFolder = OpenFolder(store.directory)
@@ -426,7 +425,7 @@ struct Journaling: Sendable {
       let inputs = periodInputs(period, sentence: sentence, recordStamp: recordStamp)
       if stamps.isUnchanged(
         periodFacts.name, page: PageStamps.Stamp(periodFacts.name + ".md", in: pageFolder), inputs: inputs.text),
-        !store.hasConflictCopies(ofPage: periodFacts.name), !pagesWithLeftovers.contains(periodFacts.name)
+        !store.hasFilesBeside(page: periodFacts.name)
       {
         written.append(JournalWriter.WrittenPeriod(facts: periodFacts, sentence: sentence, outcome: .unchanged))
         stamps.keep(periodFacts.name, sources: inputs.sources)
@@ -456,7 +455,7 @@ struct Journaling: Sendable {
   ) -> (day: JournalWriter.WrittenDay, carried: [ProjectFacts])? {
     let day = read.day
     let (facts, carried) = read.keeping(recorded, readPaths: readPaths)
-    guard facts == recorded, !store.hasConflictCopies(of: day) else { return nil }
+    guard facts == recorded, !store.hasFilesBeside(page: day.description) else { return nil }
     let sentence = sentence(for: recorded, sharing: true, hasCachedSentences: hasCachedSentences)
     let inputs = dayInputs(record: recordStamp, links: links, sentence: sentence)
     guard

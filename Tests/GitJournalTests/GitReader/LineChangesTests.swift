@@ -47,7 +47,8 @@ import Testing
     for (index, pair) in pairs.enumerated() {
       let old = try git.blob(ids[2 * index])
       let new = try git.blob(ids[2 * index + 1])
-      guard let known = LineChanges.withoutDiffing(from: old.bytes, to: new.bytes) else { continue }
+      let ends = LineChanges.SharedEnds(old.bytes, new.bytes)
+      guard let known = LineChanges.withoutDiffing(from: old.bytes, to: new.bytes, ends: ends) else { continue }
       answered += 1
       let diffed = try LineChanges.xdiff(old.bytes, new.bytes)
       #expect(known == diffed, "\(pair.old.debugDescription) -> \(pair.new.debugDescription)")
@@ -101,7 +102,9 @@ import Testing
       try old.withUnsafeBytes { old throws in
         try new.withUnsafeBytes { new throws in
           let ends = LineChanges.SharedEnds(old, new)
-          if LineChanges.withoutDiffing(from: old, to: new) == nil && ReducedTexts(old, new, ends: ends) != nil {
+          if LineChanges.withoutDiffing(from: old, to: new, ends: ends) == nil
+            && ReducedTexts(old, new, ends: ends) != nil
+          {
             reduced += 1
           }
           let counted = try LineChanges.counted(from: old, to: new)

@@ -121,7 +121,7 @@ import Testing
   }
 
   /// A day without commits is looked at when it has a page or a record of any machine, each listed once per
-  /// rebuild (`JournalStore.dayFiles`): a page whose commits are gone goes, and another machine's record
+  /// rebuild (`JournalStore.daysWithPageOrRecord`): a page whose commits are gone goes, and another machine's record
   /// makes one. A day with neither gets no file.
   @Test func daysWithoutCommitsAreVisitedOnlyWhenTheyHaveAFile() async throws {
     try await journaling.rebuild(days: days, policy: .rebuild(), writers: 2)
@@ -147,7 +147,8 @@ import Testing
       try moved.write(toFile: otherMachine + "/\(day).tsv", atomically: true, encoding: .utf8)
     }
     #expect(
-      store.dayFiles(machines: store.recordingMachines()).days?.isSuperset(of: [pageOnly, both, recordOnly]) == true)
+      store.daysWithPageOrRecord(machines: store.recordingMachines())?.isSuperset(of: [pageOnly, both, recordOnly])
+        == true)
 
     try await journaling.rebuild(days: days, policy: .rebuild(), writers: 2)
     let copied = String(decoding: page, as: UTF8.self)
@@ -199,13 +200,16 @@ import Testing
     #expect(settled.pagesLeftAlone == pages)
     let store = try journaling.store
     let day = try #require(settled.written.first?.facts.day)
+    let otherDay = try #require(settled.written.last?.facts.day)
     let week = try #require(settled.periods.first?.facts.name)
     let own = ["\(day).md", "\(week).md"].map {
       sandbox.journalDirectory + "/" + AtomicFile.lockedTemporaryName(of: $0, lockHolder: "-" + store.host)
     }
-    let foreign = sandbox.journalDirectory + "/" + AtomicFile.lockedTemporaryName(of: "\(day).md", lockHolder: "-other")
+    let foreign =
+      sandbox.journalDirectory + "/" + AtomicFile.lockedTemporaryName(of: "\(otherDay).md", lockHolder: "-other")
     for path in own + [foreign] { #expect(FileManager.default.createFile(atPath: path, contents: Data("---\n".utf8))) }
-    #expect(store.dayFiles(machines: store.recordingMachines()).pagesWithLeftovers == ["\(day)", week])
+    #expect(store.hasFilesBeside(page: "\(day)") && store.hasFilesBeside(page: week))
+    #expect(!store.hasFilesBeside(page: "\(otherDay)"), "another machine's leftover is that machine's to remove")
 
     let repaired = try await journaling.rebuild(days: days, policy: .rebuild(), writers: 2)
     #expect(repaired.pagesLeftAlone == pages - 2)
