@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # How much gitjournal's post-commit hook adds to `git commit`, side by side in one hyperfine run:
 #   no hook | an empty #!/bin/sh hook | gitjournal's hook | a do-it-yourself hook running
-#   `git log --since=midnight` in each journaled repository.
+#   `git log --since=midnight` in each journaled repository, the one committed in included.
 # The journal reads REPOS (default 10) repositories of 3,000 commits besides the one committed in, the first ten
 # (ACTIVE, default 10) with commits today, the others quiet (see journaled_repos in lib.sh); BIG=1: the last one
 # has 100k commits.
@@ -34,9 +34,11 @@ for variant in $variants; do
 done
 printf '#!/bin/sh\n' > "$BENCH/commit-empty/.git/hooks/post-commit"
 chmod +x "$BENCH/commit-empty/.git/hooks/post-commit"
+# The DIY hook reads what gitjournal's reads: the journaled repositories and the one committed in, which
+# `gitjournal install` registers.
 {
   echo '#!/bin/sh'
-  for repo in "${repos[@]}"; do echo "git -C '$repo' log --since=midnight --shortstat >/dev/null"; done
+  for repo in "$BENCH/commit-diy" "${repos[@]}"; do echo "git -C '$repo' log --since=midnight --shortstat >/dev/null"; done
 } > "$BENCH/commit-diy/.git/hooks/post-commit"
 chmod +x "$BENCH/commit-diy/.git/hooks/post-commit"
 

@@ -29,29 +29,39 @@ struct CommitReader {
   /// moved forward (a commit, a merge, a fetch) are walked only down to the old tips. A long span (a rebuild)
   /// comes from the history cache, when it has one, while every reference it was read from is as it was.
   func commits(authoredFrom start: Int64?, to end: Int64?) throws(GitError) -> [CommitRecord] {
+    // The branches are listed once for the history key, the walk's tips and the branch names: in a repository
+    // with thousands of loose branches each listing reads thousands of files.
+    let branches = Result { () throws(GitError) in try repository.branchTips() }
     guard let start, let end, end - start > WindowCache.longestSpan, historyCache.isEnabled,
-      let key = historyKey(start: start, end: end)
-    else { return try walkedCommits(authoredFrom: start, to: end).map(\.record) }
+      let key = historyKey(start: start, end: end, branches: branches)
+    else { return try walkedCommits(authoredFrom: start, to: end, branches: branches).map(\.record) }
     if let cached = historyCache.commits(for: key) { return cached.map(\.record) }
-    let commits = try walkedCommits(authoredFrom: start, to: end)
-    // Kept only when nothing moved during the walk: the records are then exactly those of the references in `key`.
-    if historyKey(start: start, end: end) == key { historyCache.store(commits, for: key) }
+    let commits = try walkedCommits(authoredFrom: start, to: end, branches: branches)
+    // Kept only when nothing moved during the walk (the branches listed again): the records are then exactly those
+    // of the references in `key`.
+    let listedAgain = Result { () throws(GitError) in try repository.branchTips() }
+    if historyKey(start: start, end: end, branches: listedAgain) == key { historyCache.store(commits, for: key) }
     return commits.map(\.record)
   }
 
   /// What decides a long span's records, or nil when they cannot be told from it: a mailmap from a blob (which may
   /// name any reference), references that cannot be listed, a span that has not begun (walked whole, see `walk`).
-  private func historyKey(start: Int64, end: Int64) -> HistoryCache.Key? {
+  private func historyKey(
+    start: Int64, end: Int64, branches: Result<[(name: String, id: ObjectID)], GitError>
+  ) -> HistoryCache.Key? {
     guard start <= Int64(Date().timeIntervalSince1970), repository.configString("mailmap.blob") == nil,
-      let mailmap = repository.mailmapSources(), let references = repository.walkReferences()
+      let mailmap = repository.mailmapSources(), let branches = try? branches.get()
     else { return nil }
     let span = WindowCache.Key(start: start, end: end, authors: authors, includeMerges: includeMerges, mailmap: mailmap)
-    return HistoryCache.Key(span: span, references: references)
+    return HistoryCache.Key(span: span, references: repository.walkReferences(branches: branches))
   }
 
   /// The span's commits read from the repository (a short span's from the window cache when it can).
-  private func walkedCommits(authoredFrom start: Int64?, to end: Int64?) throws(GitError) -> [WalkedCommit] {
-    let tips = try repository.tipIDs()
+  private func walkedCommits(
+    authoredFrom start: Int64?, to end: Int64?, branches: Result<[(name: String, id: ObjectID)], GitError>
+  ) throws(GitError) -> [WalkedCommit] {
+    let branches = try branches.get()
+    let tips = repository.tipIDs(branches: branches)
     var key: WindowCache.Key?
     if let start, let end, end - start <= WindowCache.longestSpan, windowCache.isEnabled,
       let mailmap = repository.mailmapSources()
@@ -63,7 +73,8 @@ struct CommitReader {
     if let key, let cached = windowCache.window(for: key) {
       if Set(cached.tips) == Set(tips) { return cached.commits }
       for commit in cached.commits { folded.add(commit, isNew: false) }
-      isComplete = try walk(from: tips, covered: Set(cached.tips), authoredFrom: start, to: end, into: &folded)
+      isComplete = try walk(
+        from: tips, branches: branches, covered: Set(cached.tips), authoredFrom: start, to: end, into: &folded)
     }
     // A long span (a rebuild) is diffed while it is walked.
     var pipeline: DiffPipeline?
@@ -73,7 +84,8 @@ struct CommitReader {
     defer { pipeline?.abandon() }
     if !isComplete {
       folded = FoldedCommits()
-      try walk(from: tips, covered: [], authoredFrom: start, to: end, into: &folded, pipeline: pipeline)
+      try walk(
+        from: tips, branches: branches, covered: [], authoredFrom: start, to: end, into: &folded, pipeline: pipeline)
     }
     let commits = try withStats(folded, pipelined: pipeline?.finish() ?? [:], packs: pipeline?.packs)
     if let key { windowCache.store(WindowCache.Window(tips: tips, commits: commits), for: key) }
@@ -85,7 +97,8 @@ struct CommitReader {
   /// not reached: a branch was reset or deleted, and what `folded` held may no longer be reachable.
   @discardableResult
   private func walk(
-    from tips: [ObjectID], covered: Set<ObjectID>, authoredFrom start: Int64?, to end: Int64?,
+    from tips: [ObjectID], branches: [(name: String, id: ObjectID)], covered: Set<ObjectID>, authoredFrom start: Int64?,
+    to end: Int64?,
     into folded: inout FoldedCommits, pipeline: DiffPipeline? = nil
   ) throws(GitError) -> Bool {
     let mailmap = repository.mailmap()
@@ -125,15 +138,14 @@ struct CommitReader {
         }
       }
     }
-    if isAnyKept { try nameBranches(in: &folded) }
+    if isAnyKept { nameBranches(branches, in: &folded) }
     let tipSet = Set(tips)
     return covered.allSatisfy { tipSet.contains($0) || walk.hasReached($0) }
   }
 
   /// Finds the branch each commit this walk read was made on (see `BranchAttribution`), for the new commits it
   /// keeps: cached ones keep the name they were given when they were new.
-  private func nameBranches(in folded: inout FoldedCommits) throws(GitError) {
-    let branches = try repository.branchTips()
+  private func nameBranches(_ branches: [(name: String, id: ObjectID)], in folded: inout FoldedCommits) {
     guard !branches.isEmpty else { return }
     let defaultBranch = repository.defaultBranch(among: branches.map(\.name))
     // The default branch alone names nothing: its line need not be looked up.

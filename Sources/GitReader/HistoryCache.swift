@@ -28,7 +28,7 @@ struct HistoryCache {
     let hash: String
 
     /// `span`: the window key of the same span, authors, merges and mailmap; `references`: the text of
-    /// `Repository.walkReferences()`.
+    /// `Repository.walkReferences(branches:)`.
     init(span: WindowCache.Key, references: String) {
       hash = ContentHash.hex(of: "history-v1\n" + span.hash + "\n" + references)
     }

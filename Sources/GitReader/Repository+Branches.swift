@@ -56,9 +56,9 @@ extension Repository {
 extension Repository {
   /// The references a journal walk and its branch names start from, as text: every local branch with its target,
   /// HEAD (its target and what it points at), origin's HEAD, `init.defaultBranch`, and origin's copy of the
-  /// default branch. Equal texts give equal walks (see `HistoryCache`); nil when the refs cannot be listed.
-  func walkReferences() -> String? {
-    guard let branches = try? branchTips() else { return nil }
+  /// default branch, with the local branches as `branchTips()` listed them. Equal texts give equal walks (see
+  /// `HistoryCache`).
+  func walkReferences(branches: [(name: String, id: ObjectID)]) -> String {
     var text = ""
     for branch in branches.sorted(by: { $0.name < $1.name }) { text += "branch \(branch.id.hex) \(branch.name)\n" }
     for name in ["HEAD", Self.originPrefix + "HEAD"] {

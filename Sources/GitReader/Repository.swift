@@ -133,14 +133,12 @@ package final class Repository {
 
   /// The commits of every local branch and of HEAD: where a journal walk starts.
   func tipIDs() throws(GitError) -> [ObjectID] {
-    var tips: Set<ObjectID> = []
-    if let listed = LocalBranches.list(commonDirectory: commonDirectory) {
-      tips = Set(listed.map(\.id))
-    } else {
-      try forEachLocalBranch { reference in
-        if let id = Self.peeledCommitID(reference) { tips.insert(id) }
-      }
-    }
+    tipIDs(branches: try branchTips())
+  }
+
+  /// `tipIDs()` with the local branches listed already (`branchTips()`): their commits and HEAD's.
+  func tipIDs(branches: [(name: String, id: ObjectID)]) -> [ObjectID] {
+    var tips = Set(branches.map(\.id))
     var head: OpaquePointer?
     if git_repository_head(&head, pointer) == 0 {
       defer { git_reference_free(head) }

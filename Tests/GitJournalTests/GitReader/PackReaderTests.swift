@@ -491,7 +491,7 @@ extension ObjectID {
   /// An id of twenty equal bytes, for hand-made packs.
   fileprivate static func filled(_ byte: UInt8) -> ObjectID {
     var raw = git_oid()
-    withUnsafeMutableBytes(of: &raw.id) { $0.initializeMemory(as: UInt8.self, repeating: byte) }
+    _ = withUnsafeMutableBytes(of: &raw.id) { $0.initializeMemory(as: UInt8.self, repeating: byte) }
     return ObjectID(raw)
   }
 }
