@@ -19,7 +19,7 @@ enum BranchAttribution {
   /// default branch's (its local branch and its remote-tracking one); `defaultBranch` is its name. `walked`, the
   /// number of commits read, sizes the table once.
   static func names(
-    branches: [(name: String, id: ObjectID)], defaultBranch: String?, defaultLine: [ObjectID], walked: Int = 0,
+    branches: [BranchTip], defaultBranch: String?, defaultLine: [ObjectID], walked: Int = 0,
     firstParent: (ObjectID) -> ObjectID??
   ) -> [ObjectID: String] {
     var frontier = branches.filter { $0.name != defaultBranch }.sorted { ($0.name, $0.id) < ($1.name, $1.id) }
@@ -39,7 +39,7 @@ enum BranchAttribution {
     // in the order of their names, which the next step keeps. A line that reaches a taken commit stops: below
     // it, the line that took it is as near and sorts first, or it is the default branch's.
     while !frontier.isEmpty {
-      var next: [(name: String, id: ObjectID)] = []
+      var next: [BranchTip] = []
       next.reserveCapacity(frontier.count)
       for (name, id) in frontier {
         guard names[id] == nil, case .some(let parent) = firstParent(id) else { continue }

@@ -47,7 +47,7 @@ struct CommitReader {
   /// What decides a long span's records, or nil when they cannot be told from it: a mailmap from a blob (which may
   /// name any reference), references that cannot be listed, a span that has not begun (walked whole, see `walk`).
   private func historyKey(
-    start: Int64, end: Int64, branches: Result<[(name: String, id: ObjectID)], GitError>
+    start: Int64, end: Int64, branches: Result<[BranchTip], GitError>
   ) -> HistoryCache.Key? {
     guard start <= Int64(Date().timeIntervalSince1970), repository.configString("mailmap.blob") == nil,
       let mailmap = repository.mailmapSources(), let branches = try? branches.get()
@@ -58,7 +58,7 @@ struct CommitReader {
 
   /// The span's commits read from the repository (a short span's from the window cache when it can).
   private func walkedCommits(
-    authoredFrom start: Int64?, to end: Int64?, branches: Result<[(name: String, id: ObjectID)], GitError>
+    authoredFrom start: Int64?, to end: Int64?, branches: Result<[BranchTip], GitError>
   ) throws(GitError) -> [WalkedCommit] {
     let branches = try branches.get()
     let tips = repository.tipIDs(branches: branches)
@@ -97,8 +97,7 @@ struct CommitReader {
   /// not reached: a branch was reset or deleted, and what `folded` held may no longer be reachable.
   @discardableResult
   private func walk(
-    from tips: [ObjectID], branches: [(name: String, id: ObjectID)], covered: Set<ObjectID>, authoredFrom start: Int64?,
-    to end: Int64?,
+    from tips: [ObjectID], branches: [BranchTip], covered: Set<ObjectID>, authoredFrom start: Int64?, to end: Int64?,
     into folded: inout FoldedCommits, pipeline: DiffPipeline? = nil
   ) throws(GitError) -> Bool {
     let mailmap = repository.mailmap()
@@ -145,7 +144,7 @@ struct CommitReader {
 
   /// Finds the branch each commit this walk read was made on (see `BranchAttribution`), for the new commits it
   /// keeps: cached ones keep the name they were given when they were new.
-  private func nameBranches(_ branches: [(name: String, id: ObjectID)], in folded: inout FoldedCommits) {
+  private func nameBranches(_ branches: [BranchTip], in folded: inout FoldedCommits) {
     guard !branches.isEmpty else { return }
     let defaultBranch = repository.defaultBranch(among: branches.map(\.name))
     // The default branch alone names nothing: its line need not be looked up.

@@ -13,10 +13,10 @@ import Support
 enum LocalBranches {
   /// Branch names (`main`, `feature/x`: what follows `refs/heads/`) with the ids they point at, in no particular
   /// order.
-  static func list(commonDirectory: String) -> [(name: String, id: ObjectID)]? {
+  static func list(commonDirectory: String) -> [BranchTip]? {
     var packed: [String: ObjectID] = [:]
     guard readPacked(commonDirectory + "/packed-refs", into: &packed) else { return nil }
-    var branches: [(name: String, id: ObjectID)] = []
+    var branches: [BranchTip] = []
     let descriptor = open(commonDirectory + "/refs/heads", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     if descriptor < 0 {
       // No loose branch at all (`git pack-refs --all`, a fresh clone) is the only absence known here.
@@ -37,7 +37,7 @@ enum LocalBranches {
 
   /// Adds the loose refs in the folder open as `descriptor` (which this closes) and its subfolders.
   private static func readLoose(
-    _ descriptor: Int32, prefix: String, into loose: inout [(name: String, id: ObjectID)], depth: Int
+    _ descriptor: Int32, prefix: String, into loose: inout [BranchTip], depth: Int
   ) -> Bool {
     guard depth < deepestFolder, let directory = fdopendir(descriptor) else {
       close(descriptor)

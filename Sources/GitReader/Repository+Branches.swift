@@ -2,12 +2,15 @@ import CLibgit2
 import Foundation
 import Support
 
+/// A local branch by the name git shows (`main`, `feature/x`) and the commit it points at.
+typealias BranchTip = (name: String, id: ObjectID)
+
 /// The local branches by name, and which of them is the default one: what `BranchAttribution` names commits by.
 extension Repository {
   /// Every local branch (`refs/heads/<name>`) with the commit it points at, by the name git shows.
-  func branchTips() throws(GitError) -> [(name: String, id: ObjectID)] {
+  func branchTips() throws(GitError) -> [BranchTip] {
     if let listed = LocalBranches.list(commonDirectory: commonDirectory) { return listed }
-    var branches: [(name: String, id: ObjectID)] = []
+    var branches: [BranchTip] = []
     try forEachLocalBranch { reference in
       guard let id = Self.peeledCommitID(reference), let full = git_reference_name(reference),
         strncmp(full, Self.branchPrefix, Self.branchPrefixLength) == 0
@@ -58,7 +61,7 @@ extension Repository {
   /// HEAD (its target and what it points at), origin's HEAD, `init.defaultBranch`, and origin's copy of the
   /// default branch, with the local branches as `branchTips()` listed them. Equal texts give equal walks (see
   /// `HistoryCache`).
-  func walkReferences(branches: [(name: String, id: ObjectID)]) -> String {
+  func walkReferences(branches: [BranchTip]) -> String {
     var text = ""
     for branch in branches.sorted(by: { $0.name < $1.name }) { text += "branch \(branch.id.hex) \(branch.name)\n" }
     for name in ["HEAD", Self.originPrefix + "HEAD"] {

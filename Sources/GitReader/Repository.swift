@@ -137,7 +137,7 @@ package final class Repository {
   }
 
   /// `tipIDs()` with the local branches listed already (`branchTips()`): their commits and HEAD's.
-  func tipIDs(branches: [(name: String, id: ObjectID)]) -> [ObjectID] {
+  func tipIDs(branches: [BranchTip]) -> [ObjectID] {
     var tips = Set(branches.map(\.id))
     var head: OpaquePointer?
     if git_repository_head(&head, pointer) == 0 {

@@ -65,7 +65,7 @@ final class ConnectionCounter: Sendable {
         return inet_ntop(AF_INET, &raw, &text, socklen_t(INET_ADDRSTRLEN))
       }
       guard converted != nil else { continue }
-      let name = String(cString: text)
+      let name = String(decoding: text.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
       if !name.hasPrefix("127.") { return name }
     }
     return nil
