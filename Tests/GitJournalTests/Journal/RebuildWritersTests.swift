@@ -97,7 +97,7 @@ import Testing
   }
 
   @Test func aDayThatCannotBeWrittenIsNamedOnceAndTheOthersAreWritten() async throws {
-    try await journaling.rebuild(days: days, policy: .rebuild(), writers: 1)
+    _ = try await journaling.rebuild(days: days, policy: .rebuild(), writers: 1)
     let pages = try files().keys.filter { !$0.hasPrefix(".") }.sorted()
     let dayPages = pages.filter { $0.utf8.count == 13 }
     try startOver()
@@ -124,7 +124,7 @@ import Testing
   /// rebuild (`JournalStore.daysWithPageOrRecord`): a page whose commits are gone goes, and another machine's record
   /// makes one. A day with neither gets no file.
   @Test func daysWithoutCommitsAreVisitedOnlyWhenTheyHaveAFile() async throws {
-    try await journaling.rebuild(days: days, policy: .rebuild(), writers: 2)
+    _ = try await journaling.rebuild(days: days, policy: .rebuild(), writers: 2)
     let store = try journaling.store
     let busy = try files().keys.filter { !$0.hasPrefix(".") && $0.utf8.count == 13 }.sorted()
     let quiet = days.filter { !busy.contains("\($0).md") }
@@ -150,7 +150,7 @@ import Testing
       store.daysWithPageOrRecord(machines: store.recordingMachines())?.isSuperset(of: [pageOnly, both, recordOnly])
         == true)
 
-    try await journaling.rebuild(days: days, policy: .rebuild(), writers: 2)
+    _ = try await journaling.rebuild(days: days, policy: .rebuild(), writers: 2)
     let copied = String(decoding: page, as: UTF8.self)
     func text(_ day: Day) -> String {
       (try? String(contentsOfFile: sandbox.journalDirectory + "/\(day).md", encoding: .utf8)) ?? "no page"
@@ -168,7 +168,7 @@ import Testing
   /// A rebuild of one day remakes its week's and month's pages with the other days' records, listed once under the
   /// lock (`JournalStore.daysWithRecords`): their commits stay on those pages.
   @Test func aRebuiltDaysWeekKeepsTheOtherDaysCommits() async throws {
-    try await journaling.rebuild(days: days, policy: .rebuild(), writers: 2)
+    _ = try await journaling.rebuild(days: days, policy: .rebuild(), writers: 2)
     func commits(onPage name: String) throws -> Int {
       let text = try String(contentsOfFile: sandbox.journalDirectory + "/\(name).md", encoding: .utf8)
       let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("commits: ") })
@@ -184,7 +184,7 @@ import Testing
     #expect(before.0 > before.2 + 5 && before.1 > before.0)
 
     try repository.commit(file: "late.txt", content: "late\n", message: "Late", date: "\(day)T23:30:00Z")
-    try await journaling.rebuild(days: [day], policy: .rebuild(), writers: 2)
+    _ = try await journaling.rebuild(days: [day], policy: .rebuild(), writers: 2)
     #expect(try commits(onPage: "\(day)") == before.2 + 1)
     #expect(try commits(onPage: week) == before.0 + 1)
     #expect(try commits(onPage: month) == before.1 + 1)
@@ -194,7 +194,7 @@ import Testing
   /// removes the file, though its stamps say it is as it would be made; then it is left alone again. Another
   /// machine's temporary file is that machine's to remove, and changes nothing here.
   @Test func aKilledWritersLeftoverIsRemovedByTheNextRebuild() async throws {
-    try await journaling.rebuild(days: days, policy: .rebuild(), writers: 2)
+    _ = try await journaling.rebuild(days: days, policy: .rebuild(), writers: 2)
     let settled = try await journaling.rebuild(days: days, policy: .rebuild(), writers: 2)
     let pages = settled.written.count + settled.periods.count
     #expect(settled.pagesLeftAlone == pages)
@@ -219,7 +219,7 @@ import Testing
   }
 
   @Test func theUsersNotesSurviveARebuildOnSeveralThreads() async throws {
-    try await journaling.rebuild(days: days, policy: .rebuild(), writers: 4)
+    _ = try await journaling.rebuild(days: days, policy: .rebuild(), writers: 4)
     let dayPages = try files().keys.filter { !$0.hasPrefix(".") && $0.utf8.count == 13 }.sorted()
     // Notes in every fifth day's page, and a commit on that day, so that the page must be made again.
     var notes: [String: String] = [:]

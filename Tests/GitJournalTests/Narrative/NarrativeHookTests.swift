@@ -69,7 +69,7 @@ import Testing
       try world.configure("repo.client-x.private", "true")
 
       _ = try world.timedCommit("Teach the parser about tabs", authorDate: Self.noon())
-      _ = try await world.journal(try world.hooks.describe("HEAD", in: world.repository).day) {
+      _ = try await world.journal(world.hooks.describe("HEAD", in: world.repository).day) {
         $0.contains(ModelBehaviour.sentence)
       }
       await world.finish()
