@@ -83,6 +83,11 @@ public actor Narrator {
     backoff.current(now: now()).map { $0.until.timeIntervalSince(now()) }
   }
 
+  /// The pause in force, with the failure that began it (whichever gitjournal process met it), or nil.
+  public nonisolated func pause() -> (reason: String, remaining: Double)? {
+    backoff.current(now: now()).map { ($0.reason, max(0, $0.until.timeIntervalSince(now()))) }
+  }
+
   /// Seconds to wait before this narrator's one retry, or nil when it should stop now: no failure of its own,
   /// a retry already made, or a failure where nothing listens (no model server is running: a user who never
   /// installed one keeps no process waiting). Only a server that answered and failed (a timeout, a 503 while it

@@ -111,8 +111,12 @@ struct RebuildCommand: Command {
     guard !missing.isEmpty || !missingPeriods.isEmpty,
       let narrator = Narrator.make(settings: journaling.configuration.narrative, environment: environment, log: logLine)
     else { return }
-    if narrator.isBackingOff() {
-      context.standardError.line("The model server failed recently; sentences are skipped for now (see \(log.path)).")
+    if let pause = narrator.pause() {
+      // The reason says what happened and what to do: most often that no model server is running, which is no
+      // error (the pages are complete without their sentences).
+      context.standardError.line(
+        "No sentences this time: \(pause.reason); the model is asked again in "
+          + "\(SecondsText.format(pause.remaining.rounded(.up))) s (see \(log.path)).")
       return
     }
     let calendar = journaling.configuration.calendar
