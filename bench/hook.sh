@@ -26,7 +26,8 @@ if [ "${BIG:-0}" = 1 ]; then
   repos[${#repos[@]}-1]="$BENCH/repos/big"
 fi
 
-# Four copies of one small repository to commit in, one per variant, each journaled with the 10 others.
+# A clone of the first journaled repository to commit in for each variant; gitjournal's install registers its own
+# clone beside the REPOS journaled ones.
 variants="none empty gitjournal diy${BASELINE:+ baseline}"
 for variant in $variants; do
   rm -rf "$BENCH/commit-$variant"

@@ -9,7 +9,8 @@ import Support
 /// as they were, a second rebuild takes the records from here instead of walking the history again; when any
 /// differs (a commit, an amend, a reset, a fetch into a branch or into origin's default branch, `update-ref`, a
 /// branch made, renamed or deleted) it is a miss, and the walk's result replaces the file. References are read
-/// through libgit2 each time, loose or packed alike, so packing them (`git pack-refs`) changes nothing.
+/// afresh each time, loose or packed alike (`LocalBranches`, else libgit2), so packing them (`git pack-refs`)
+/// changes nothing.
 ///
 /// A mailmap taken from a blob (`mailmap.blob`) may name any reference; such a repository is never read from
 /// here. The file is a `WalkedCommitsFile` with no header records.

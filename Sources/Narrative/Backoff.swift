@@ -87,9 +87,9 @@ package struct Backoff: Sendable {
       }
       let requester = record.count == 4 ? pid_t(record.text(3)) : nil
       guard record.count == 3 || requester != nil else { return false }
-      found = (
-        record.text(1), State(until: Date(timeIntervalSince1970: seconds), reason: record.text(2), requester: requester)
-      )
+      // The reason is printed by `doctor` and `rebuild`: made one safe line whoever wrote the file.
+      let reason = OneLineText.make(record.text(2))
+      found = (record.text(1), State(until: Date(timeIntervalSince1970: seconds), reason: reason, requester: requester))
       return false
     }
     guard let found, anyServer || found.server == server else { return nil }
@@ -97,8 +97,8 @@ package struct Backoff: Sendable {
   }
 
   private func write(until: Date, reason: String, requester: pid_t?) {
-    // The reason is shown on one line by `doctor` and the log.
-    var record = [String(until.timeIntervalSince1970), server, reason.replacingOccurrences(of: "\n", with: " ")]
+    // The reason is shown on one line by `doctor`, `rebuild` and the log.
+    var record = [String(until.timeIntervalSince1970), server, OneLineText.make(reason)]
     if let requester { record.append(String(requester)) }
     try? StateFile.write([record], to: path)
   }

@@ -118,10 +118,13 @@ package struct JSONEndpoint: Sendable {
     return try? JSONDecoder().decode(Answer.self, from: response.body)
   }
 
-  /// The server's own error message when it sent one, else the start of its answer.
+  /// The server's own error message when it sent one, else the start of its answer: one line of at most 200
+  /// characters with no control characters, since it reaches the log, `doctor` and `rebuild` (see `OneLineText`).
   static func errorMessage(in body: Data) -> String {
-    if let answer = try? JSONDecoder().decode(EngineMessages.ErrorAnswer.self, from: body) { return answer.message }
-    let snippet = String(decoding: body.prefix(120), as: UTF8.self).replacingOccurrences(of: "\n", with: " ")
+    if let answer = try? JSONDecoder().decode(EngineMessages.ErrorAnswer.self, from: body) {
+      return OneLineText.make(answer.message, limit: 200)
+    }
+    let snippet = OneLineText.make(String(decoding: body.prefix(120), as: UTF8.self), limit: 120)
     return snippet.isEmpty ? "no details" : snippet
   }
 }

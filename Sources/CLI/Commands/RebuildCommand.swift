@@ -115,8 +115,8 @@ struct RebuildCommand: Command {
       // The reason says what happened and what to do: most often that no model server is running, which is no
       // error (the pages are complete without their sentences).
       context.standardError.line(
-        "No sentences this time: \(pause.reason); the model is asked again in "
-          + "\(SecondsText.format(pause.remaining.rounded(.up))) s (see \(log.path)).")
+        "No sentences this time: the model is paused for \(SecondsText.format(pause.remaining.rounded(.up))) s more "
+          + "after this failure: \(pause.reason) (see \(log.path)).")
       return
     }
     let calendar = journaling.configuration.calendar

@@ -130,10 +130,10 @@ import Testing
       server.setScript(Self.dayAwareOllama())
       let again = try rebuild()
       #expect(again.status == 0, "\(again)")
-      // The next process names the failure that began the pause, and when the model is asked again.
-      let said = "No sentences this time: the model server did not answer its health check (GET /api/tags)"
-      #expect(again.standardError.contains(said), "\(again)")
-      #expect(again.standardError.contains("the model is asked again in"), "\(again)")
+      // The next process names the failure that began the pause, and how long the pause still lasts.
+      #expect(again.standardError.contains("No sentences this time: the model is paused for "), "\(again)")
+      let reason = "s more after this failure: the model server did not answer its health check (GET /api/tags)"
+      #expect(again.standardError.contains(reason), "\(again)")
       let narrate = try gitjournal(["narrate", "2026-03-10"])
       #expect(narrate.status == 0, "\(narrate)")
       #expect(server.requests.count == 1, "sent during the pause: \(server.requests.dropFirst().map(\.path))")
