@@ -12,6 +12,8 @@ package struct LogFile: Sendable {
   package let path: String
   /// Past this size the log is moved to `<name>.1`, so it never grows without bound.
   static let maximumBytes = 512 * 1024
+  /// Characters kept of one line.
+  static let longestLine = 4_000
 
   package static func hook(stateDirectory: String) -> LogFile { LogFile(path: stateDirectory + "/hook.log") }
   package static func narrative(stateDirectory: String) -> LogFile { LogFile(path: stateDirectory + "/narrative.log") }
@@ -22,7 +24,9 @@ package struct LogFile: Sendable {
     var info = stat()
     if stat(path, &info) == 0 && Int(info.st_size) > Self.maximumBytes { rename(path, path + ".1") }
     let stamp = UTCTime.format(Int64(now.timeIntervalSince1970.rounded(.down)))
-    let text = lines.map { "\(stamp) \($0.replacingOccurrences(of: "\n", with: " "))\n" }.joined()
+    // Lines carry text from outside (a model server's answer, a path): one line each, no escape sequences for
+    // whoever reads the log on a terminal.
+    let text = lines.map { "\(stamp) \(OneLineText.make($0, limit: Self.longestLine))\n" }.joined()
     let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else { return }
     defer { close(descriptor) }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import Support
@@ -25,5 +26,17 @@ import Testing
     #expect(OneLineText.make(String(repeating: "a", count: 10), limit: 10) == String(repeating: "a", count: 10))
     #expect(OneLineText.make(String(repeating: "a", count: 11), limit: 10) == String(repeating: "a", count: 10) + "…")
     #expect(OneLineText.make(String(repeating: "é", count: 5_000)).unicodeScalars.count == 301)
+  }
+}
+
+@Suite struct LogFileLineTests {
+  /// A log line holds what a model server sent: read on a terminal, it stays one line of text.
+  @Test func aLoggedLineIsOneSafeLine() throws {
+    let scratch = try ScratchDirectory("gitjournal-log")
+    let log = LogFile.narrative(stateDirectory: scratch.path("state"))
+    log.append(["the server answered 500: \u{1B}[2Jgone\r\nnext", "second"], now: Date(timeIntervalSince1970: 0))
+    let text = try String(contentsOfFile: log.path, encoding: .utf8)
+    #expect(
+      text == "1970-01-01T00:00:00Z the server answered 500: \u{FFFD}[2Jgone  next\n1970-01-01T00:00:00Z second\n")
   }
 }
