@@ -27,7 +27,9 @@ public actor Narrator {
   /// for one pause, never a queue of them.
   private var retriesLeft = 1
   /// Why the last `sentence(for:)` gave none, in words for a person (`narrate` prints it); nil after a sentence.
-  public private(set) var lastProblem: String?
+  /// One line without control characters: it may quote what a server sent (see `OneLineText`).
+  public var lastProblem: String? { problem.map { OneLineText.make($0, limit: 1_000) } }
+  private var problem: String?
 
   init(
     engine: any NarrativeEngine, engineWithTimeout: @escaping @Sendable (Double) -> any NarrativeEngine,
@@ -103,7 +105,7 @@ public actor Narrator {
   /// day keeps its factual line, and these facts are not asked about again (SentenceCache's rejections).
   public func sentence(for facts: DayFacts, calendar: JournalCalendar) async -> String? {
     guard !facts.isEmpty else {
-      lastProblem = "no commits, so no sentence"
+      problem = "no commits, so no sentence"
       return nil
     }
     return await sentence(
@@ -117,7 +119,7 @@ public actor Narrator {
   /// period's numbers, the same guard, its own cache keys.
   public func sentence(for period: PeriodFacts, calendar: JournalCalendar) async -> String? {
     guard !period.isEmpty else {
-      lastProblem = "no commits, so no sentence"
+      problem = "no commits, so no sentence"
       return nil
     }
     return await sentence(
@@ -140,7 +142,7 @@ public actor Narrator {
   }
 
   private func sentence(for request: Request) async -> String? {
-    lastProblem = nil
+    problem = nil
     let signature = request.signature
     let name = request.name
     if let cached = cache.sentence(signature: signature, page: request.page) { return cached }
@@ -149,13 +151,13 @@ public actor Narrator {
       return nil
     }
     if let pause = backoff.current(now: now()) {
-      lastProblem =
+      problem =
         "no request: the model server failed recently (\(pause.reason)); the pause ends in "
         + "\(SecondsText.format(max(0, pause.until.timeIntervalSince(now())).rounded(.up))) s"
       return nil
     }
     if let pausedUntil, now() < pausedUntil {
-      lastProblem = "no request: the model server failed a moment ago"
+      problem = "no request: the model server failed a moment ago"
       return nil
     }
     guard await isServerUp() else { return nil }
@@ -212,13 +214,13 @@ public actor Narrator {
       }
     }
     try? cache.storeRejection(reasons.joined(separator: "; "), signature: signature, page: request.page)
-    lastProblem = "the model's answers were rejected: \(reasons.joined(separator: "; "))"
+    problem = "the model's answers were rejected: \(reasons.joined(separator: "; "))"
     return nil
   }
 
   /// Logs `line` and keeps it as the reason there is no sentence.
   private func explain(_ line: String) {
-    lastProblem = line
+    problem = line
     log(line)
   }
 
@@ -272,7 +274,7 @@ public actor Narrator {
     backoff.pause(for: retryDelay, reason: reason, now: now())
     pausedUntil = now().addingTimeInterval(retryDelay)
     lastFailureWasAnswered = answered
-    lastProblem = reason
+    problem = reason
     // The next try, after the pause, checks the server afresh.
     healthCheck = nil
     log("\(reason); no request to the model server for \(SecondsText.format(retryDelay)) s")

@@ -178,6 +178,28 @@ import Testing
 
   /// `narrate` says in one line why a day got no sentence: here the guard rejected both answers; asked again about
   /// the same facts, it says that they were rejected before, and asks nothing.
+  /// A server's error text reaches the terminal and the log as text: no escape sequence in it retitles or clears
+  /// the user's terminal, and it stays one line.
+  @Test func aHostileServersErrorTextIsPrintedAsText() async throws {
+    try await DedicatedThread.run {
+      _ = try rebuild("--no-narrative")
+      let healthy = ModelBehaviour(.ollama).script
+      server.setScript { request in
+        request.path == "/api/generate"
+          ? .respond(.json("\u{1B}]0;owned\u{7}\u{1B}[2Jcleared\r\nyour \u{202E}screen", status: 500))
+          : healthy(request)
+      }
+      let result = try gitjournal(["narrate", "2026-03-10"])
+      #expect(result.status == 0, "\(result)")
+      #expect(result.standardError.split(separator: "\n").count == 1, "\(result)")
+      #expect(!result.standardError.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, "\(result)")
+      #expect(
+        result.standardError.contains("\u{FFFD}]0;owned\u{FFFD}\u{FFFD}[2Jcleared  your \u{FFFD}screen"), "\(result)")
+      let log = try String(contentsOfFile: sandbox.stateHome + "/gitjournal/narrative.log", encoding: .utf8)
+      #expect(!log.contains("\u{1B}") && !log.contains("\u{202E}"), "\(log)")
+    }
+  }
+
   @Test func narrateSaysWhyTheSentenceWasRejected() async throws {
     try await DedicatedThread.run {
       _ = try rebuild("--no-narrative")
