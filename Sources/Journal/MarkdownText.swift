@@ -41,10 +41,7 @@ package enum MarkdownText {
   /// U+FFFD.
   package static func terminalSafe(_ text: String) -> String {
     String(
-      String.UnicodeScalarView(
-        text.unicodeScalars.map {
-          $0.properties.generalCategory == .control || $0.properties.isBidiControl ? "\u{FFFD}" : $0
-        }))
+      String.UnicodeScalarView(text.unicodeScalars.map { OneLineText.isUnsafe($0) ? "\u{FFFD}" : $0 }))
   }
 
   /// Text with its bidirectional controls replaced by U+FFFD, lines and all else kept: what `show` prints of a

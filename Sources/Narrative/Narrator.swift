@@ -77,18 +77,17 @@ public actor Narrator {
     period.isEmpty ? nil : cache.sentence(signature: period.signature(calendar: calendar), page: .period)
   }
 
-  /// True while a failure's pause is in force.
-  public nonisolated func isBackingOff() -> Bool { backoff.current(now: now()) != nil }
-
-  /// Seconds until the pause after a failure ends, or nil when there is none.
-  public nonisolated func pauseRemaining() -> Double? {
-    backoff.current(now: now()).map { $0.until.timeIntervalSince(now()) }
-  }
-
-  /// The pause in force, with the failure that began it (whichever gitjournal process met it), or nil.
+  /// The pause in force, with the failure that began it (whichever gitjournal process met it) and the seconds until
+  /// it ends, or nil.
   public nonisolated func pause() -> (reason: String, remaining: Double)? {
     backoff.current(now: now()).map { ($0.reason, max(0, $0.until.timeIntervalSince(now()))) }
   }
+
+  /// True while a failure's pause is in force.
+  public nonisolated func isBackingOff() -> Bool { pause() != nil }
+
+  /// Seconds until the pause after a failure ends, or nil when there is none.
+  public nonisolated func pauseRemaining() -> Double? { pause()?.remaining }
 
   /// Seconds to wait before this narrator's one retry, or nil when it should stop now: no failure of its own,
   /// a retry already made, or a failure where nothing listens (no model server is running: a user who never

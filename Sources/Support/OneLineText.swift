@@ -15,12 +15,16 @@ package enum OneLineText {
       }
       switch scalar {
       case "\t", "\n", "\r", "\u{2028}", "\u{2029}": result.append(" ")
-      default:
-        let isControl = scalar.properties.generalCategory == .control || scalar.properties.isBidiControl
-        result.append(isControl ? "\u{FFFD}" : scalar)
+      default: result.append(isUnsafe(scalar) ? "\u{FFFD}" : scalar)
       }
       kept += 1
     }
     return String(result)
+  }
+
+  /// Whether a terminal would act on `scalar` rather than show it: a control character (an escape sequence begins
+  /// with one) or a bidirectional control, which reorders what follows it.
+  package static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+    scalar.properties.generalCategory == .control || scalar.properties.isBidiControl
   }
 }

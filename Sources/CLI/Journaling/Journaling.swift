@@ -200,8 +200,7 @@ struct Journaling: Sendable {
         let runEnds = Date() + Self.lockHold
         let run = RebuildRun(
           locked: locked, reading: reading, started: started, daysWithPageOrRecord: daysWithPageOrRecord,
-          stamps: stamps,
-          daysWithFiles: daysWithFiles, durability: durability,
+          stamps: stamps, daysWithFiles: daysWithFiles, durability: durability,
           // The folders of the pages and of this machine's records, opened for the run: their files are looked at
           // by name. Whether the sentence cache has any sentence, looked at once for the run, not once per page.
           records: locked.openRecordFolder(), pageFolder: OpenFolder(store.directory),
