@@ -45,6 +45,9 @@ enum LocalBranches {
       return false
     }
     defer { closedir(directory) }
+    // The folder's files are read once it is listed: thousands of them (a clone with its pull requests as branches)
+    // are read on several threads.
+    var files: [String] = []
     while let entry = readdir(directory) {
       let name = withUnsafeBytes(of: &entry.pointee.d_name) { raw in
         let bytes = raw.bindMemory(to: UInt8.self)
@@ -61,8 +64,7 @@ enum LocalBranches {
         }
       case Int32(DT_REG):
         if name.hasSuffix(".lock") { continue }
-        guard let id = readID(descriptor, name) else { return false }
-        loose.append((prefix + name, id))
+        files.append(name)
       case Int32(DT_FIFO), Int32(DT_SOCK), Int32(DT_CHR), Int32(DT_BLK):
         // Skipped by libgit2 too, and never opened: a FIFO would wait for a writer.
         continue
@@ -71,8 +73,17 @@ enum LocalBranches {
         return false
       }
     }
+    let ids = SideThreads.map(files, runsOfAtLeast: filesPerThread) { names in names.map { readID(descriptor, $0) } }
+    for (name, id) in zip(files, ids) {
+      guard let id else { return false }
+      loose.append((prefix + name, id))
+    }
     return true
   }
+
+  /// How many ref files of one folder make a thread of their own: each is an open, a read and a close (about 6 µs),
+  /// and a thread starts in 20 to 100 µs.
+  static let filesPerThread = 256
 
   /// The id a loose ref file holds: 40 hex digits, then nothing or white space, as libgit2 requires.
   private static func readID(_ folder: Int32, _ name: String) -> ObjectID? {

@@ -102,4 +102,27 @@ import Testing
     #expect(found.count == 5 && found["refs/heads/pipe"] == nil)
     #expect(found == (try libgit2Branches()))
   }
+
+  /// A folder of more ref files than one thread reads (a clone with its pull requests as branches) is read on
+  /// several, each file still under its own name and id; one file among them that holds no id still leaves the
+  /// whole listing to libgit2.
+  @Test func manyBranchesInOneFolder() throws {
+    let second = try repository.headID()
+    let first = try repository.git("rev-parse", "HEAD~1").trimmingCharacters(in: .whitespacesAndNewlines)
+    let count = 3 * LocalBranches.filesPerThread + 7
+    try FileManager.default.createDirectory(atPath: refs + "/pr", withIntermediateDirectories: true)
+    for number in 0..<count {
+      let id = number % 3 == 0 ? first : second
+      try Data((id + "\n").utf8).write(to: URL(fileURLWithPath: refs + "/pr/\(number)"))
+    }
+    let found = try #require(listed())
+    #expect(found.count == count + 5)
+    #expect(found["refs/heads/pr/300"]?.hex == first && found["refs/heads/pr/301"]?.hex == second)
+    #expect(found == (try libgit2Branches()))
+    try expectSameBranchTips()
+
+    try Data("not an id\n".utf8).write(to: URL(fileURLWithPath: refs + "/pr/\(count / 2)"))
+    #expect(listed() == nil)
+    try expectSameBranchTips()
+  }
 }
