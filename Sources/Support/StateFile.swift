@@ -22,37 +22,40 @@ package enum StateFile {
 
   /// `read(_:_:)` of a file's bytes read already.
   package static func read(bytes: [UInt8], _ body: (StateRecord) -> Bool) {
-    bytes.withUnsafeBytes { buffer in
-      // Line feeds and tabs are found with memchr, which looks at many bytes at once: a hook reads a dozen of
-      // these files per repository, and a byte-by-byte scan cost it about 2,000 instructions a line.
-      // The tabs' positions go to one buffer reused for every line, grown when a line has more fields.
-      var tabs = UnsafeMutableBufferPointer<Int>.allocate(capacity: 32)
-      defer { tabs.deallocate() }
-      var lineStart = 0
-      while let lineEnd = StateFile.firstIndex(of: 10, in: buffer, from: lineStart, to: buffer.count) {
-        var tabCount = 0
-        var position = lineStart
-        while let tab = StateFile.firstIndex(of: 9, in: buffer, from: position, to: lineEnd) {
-          if tabCount == tabs.count {
-            let grown = UnsafeMutableBufferPointer<Int>.allocate(capacity: tabs.count * 2)
-            _ = grown.initialize(from: tabs)
-            tabs.deallocate()
-            tabs = grown
-          }
-          tabs[tabCount] = tab
-          tabCount += 1
-          position = tab + 1
+    bytes.withUnsafeBytes { read(buffer: $0, lines: 0..<$0.count, body) }
+  }
+
+  /// `read(_:_:)` of the lines in `lines` of `buffer`, which starts at the start of a line.
+  package static func read(buffer: UnsafeRawBufferPointer, lines: Range<Int>, _ body: (StateRecord) -> Bool) {
+    // Line feeds and tabs are found with memchr, which looks at many bytes at once: a hook reads a dozen of
+    // these files per repository, and a byte-by-byte scan cost it about 2,000 instructions a line.
+    // The tabs' positions go to one buffer reused for every line, grown when a line has more fields.
+    var tabs = UnsafeMutableBufferPointer<Int>.allocate(capacity: 32)
+    defer { tabs.deallocate() }
+    var lineStart = lines.lowerBound
+    while let lineEnd = StateFile.firstIndex(of: 10, in: buffer, from: lineStart, to: lines.upperBound) {
+      var tabCount = 0
+      var position = lineStart
+      while let tab = StateFile.firstIndex(of: 9, in: buffer, from: position, to: lineEnd) {
+        if tabCount == tabs.count {
+          let grown = UnsafeMutableBufferPointer<Int>.allocate(capacity: tabs.count * 2)
+          _ = grown.initialize(from: tabs)
+          tabs.deallocate()
+          tabs = grown
         }
-        let record = StateRecord(
-          buffer: buffer, start: lineStart, end: lineEnd, tabs: UnsafeBufferPointer(rebasing: tabs[0..<tabCount]))
-        guard body(record) else { return }
-        lineStart = lineEnd + 1
+        tabs[tabCount] = tab
+        tabCount += 1
+        position = tab + 1
       }
+      let record = StateRecord(
+        buffer: buffer, start: lineStart, end: lineEnd, tabs: UnsafeBufferPointer(rebasing: tabs[0..<tabCount]))
+      guard body(record) else { return }
+      lineStart = lineEnd + 1
     }
   }
 
   /// The position of the first `byte` in `buffer[from..<to]`, or nil.
-  static func firstIndex(of byte: UInt8, in buffer: UnsafeRawBufferPointer, from: Int, to: Int) -> Int? {
+  package static func firstIndex(of byte: UInt8, in buffer: UnsafeRawBufferPointer, from: Int, to: Int) -> Int? {
     guard from < to, let base = buffer.baseAddress, let found = memchr(base + from, Int32(byte), to - from) else {
       return nil
     }

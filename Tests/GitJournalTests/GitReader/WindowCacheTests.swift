@@ -131,6 +131,60 @@ import Testing
   }
 }
 
+/// A history of many commits is read in parts on several threads, and comes back whole and in order, or not at all.
+@Suite struct WalkedCommitsFileTests {
+  let scratch: ScratchDirectory
+  let path: String
+
+  init() throws {
+    scratch = try ScratchDirectory("gitjournal-walked")
+    path = scratch.path("history.tsv")
+  }
+
+  /// Enough commits for more than two threads' share of bytes, each different, some with escapes and branches.
+  static let commits: [WalkedCommit] = (0..<12_000).map { number in
+    let hex = String(String(number, radix: 16).reversed()).padding(toLength: 40, withPad: "0", startingAt: 0)
+    return WalkedCommit(
+      record: CommitRecord(
+        id: ObjectID(hex: hex)!, authorName: "Author \(number % 7)", authorEmail: "a\(number % 7)@example.com",
+        authoredAt: 1_700_000_000 - Int64(number) * 600, authorOffsetMinutes: number % 3 == 0 ? -330 : 60,
+        subject: number % 50 == 0 ? "Tab\there, \\ and\nbreak \(number)" : "Change number \(number) of many",
+        isMerge: number % 11 == 0, stats: DiffStats(filesChanged: number % 5, insertions: number, deletions: 3),
+        branch: number % 4 == 0 ? "topic/\(number % 9)" : nil),
+      committed: 1_700_000_000 - Int64(number) * 600 + 30)
+  }
+
+  @Test func manyCommitsComeBackInOrder() throws {
+    WalkedCommitsFile.write(Self.commits, key: "k", to: path)
+    let size = try #require(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+    #expect(size > 2 * WalkedCommitsFile.bytesPerThread, "the file is read by one thread")
+    #expect(WalkedCommitsFile.read(path, key: "k") == Self.commits)
+    #expect(WalkedCommitsFile.read(path, key: "other") == nil)
+  }
+
+  @Test func aDamagedLineAnywhereIsAMiss() throws {
+    WalkedCommitsFile.write(Self.commits, key: "k", to: path)
+    let text = try String(contentsOfFile: path, encoding: .utf8)
+    var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    for index in [1, lines.count / 3, lines.count * 2 / 3, lines.count - 3] {
+      var damaged = lines
+      damaged[index] = "not\ta\tcommit"
+      try damaged.joined(separator: "\n").write(toFile: path, atomically: false, encoding: .utf8)
+      #expect(WalkedCommitsFile.read(path, key: "k") == nil, "line \(index) damaged")
+    }
+    // Cut short: no `end`, or a record after it.
+    try lines.dropLast(2).joined(separator: "\n").write(toFile: path, atomically: false, encoding: .utf8)
+    #expect(WalkedCommitsFile.read(path, key: "k") == nil)
+    lines.insert(lines[lines.count - 2], at: lines.count - 1)
+    try lines.joined(separator: "\n").write(toFile: path, atomically: false, encoding: .utf8)
+    #expect(WalkedCommitsFile.read(path, key: "k") == nil)
+    // A last line without its line feed is no record: what comes before it stands.
+    lines.remove(at: lines.count - 2)
+    try (lines.joined(separator: "\n") + "half a lin").write(toFile: path, atomically: false, encoding: .utf8)
+    #expect(WalkedCommitsFile.read(path, key: "k") == Self.commits)
+  }
+}
+
 /// Whatever happens to a repository's branches between two reads, a read that starts from the window cache
 /// gives exactly what a full walk gives.
 @Suite struct WindowCacheWalkTests {
