@@ -9,9 +9,8 @@
 # gitjournal reads history only.
 # BASELINE=<binary>: that build's cold and second rebuilds too, in the same hyperfine run, with a HOME of its own.
 # INTERLEAVE=1: one run of each command in turn (bench/interleave.py) instead of hyperfine's runs of one command
-# after the other. hyperfine times this build's cold runs first, right after the script has deleted thousands of
-# files, and on an ext4 without a journal those runs then pay for the freed inodes; interleaved, both builds meet
-# the same machine.
+# after the other: hyperfine times this build's cold runs first, and on a machine whose load changes, interleaved
+# runs give both builds the same machine. SETTLE=<seconds>: the wait before the timed runs (see below).
 source "$(dirname "$0")/lib.sh"
 build_release
 
@@ -49,6 +48,11 @@ if [ -n "${BASELINE:-}" ]; then
   baseline=(--prepare "$baseline_aside" -n "baseline rebuild (cold)" "$baseline_rebuild"
     --prepare "true" -n "baseline rebuild (again)" "$baseline_rebuild")
 fi
+# This machine's ext4 has no journal: for a minute or so after thousands of files are deleted (the previous run's
+# journals, the test suite's folders), making a file steps over every inode freed meanwhile (`recently_deleted`),
+# and a cold rebuild, which makes thousands, then runs 30% to 60% slower, more so the sooner it runs. The timed runs
+# wait for the file system to settle first (SETTLE seconds, default 60; 0 to skip).
+sleep "${SETTLE:-60}"
 # The medians, a line `<name>\t<milliseconds>` each, whichever way they were timed.
 if [ "${INTERLEAVE:-0}" = 1 ]; then
   # The set-aside (two renames) is timed with the cold rebuild it prepares: well under a millisecond.

@@ -81,7 +81,7 @@ enum LocalBranches {
     return true
   }
 
-  /// How many ref files of one folder make a thread of their own: each is an open, a read and a close (about 6 µs),
+  /// How many ref files of one folder make a thread of their own: each is an open, a read and a close (about 7 µs),
   /// and a thread starts in 20 to 100 µs.
   static let filesPerThread = 256
 
