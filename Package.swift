@@ -78,6 +78,8 @@ let package = Package(
         // zlib, whose bound on a compressed size limits the pack reader's reads (on Linux it comes with libgit2's
         // archives above).
         .linkedLibrary("z", .when(platforms: [.macOS])),
+        // iconv, which decodes commit messages in legacy encodings (in the C library on Linux).
+        .linkedLibrary("iconv", .when(platforms: [.macOS])),
       ]),
     // Days, the journal calendar, a day's facts and their signature.
     .target(name: "Facts", dependencies: ["GitReader", "Support"], swiftSettings: metadataAccessors),

@@ -54,6 +54,15 @@ case "${1:-}" in
 esac
 
 install_dependencies() {
+  # The system's time zone files: gitjournal reads the journal's time zone from them (minimal Debian images leave
+  # them out; without them every zone but UTC is unknown).
+  if [ "$(uname -s)" = Linux ] && [ ! -d /usr/share/zoneinfo ] && command -v apt-get >/dev/null 2>&1; then
+    SUDO=""
+    if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+    say "installing tzdata (the system's time zones) with apt-get"
+    $SUDO apt-get update -qq
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tzdata
+  fi
   if pkg-config --exists libgit2 libdeflate 2>/dev/null; then
     say "libgit2, libdeflate and pkg-config are present"
     return

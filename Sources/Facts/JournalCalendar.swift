@@ -1,15 +1,20 @@
-import Foundation
 import GitReader
 import Support
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Where one journal day ends and the next begins: in the configured time zone, at `dayStart` minutes after
 /// local midnight. A commit belongs to the day of its author time.
 public struct JournalCalendar: Sendable {
-  public let timeZone: TimeZone
+  public let timeZone: TimeZoneRules
   /// Minutes after local midnight at which a journal day starts (0 = midnight).
   public let dayStartMinutes: Int
 
-  public init(timeZone: TimeZone, dayStartMinutes: Int = 0) {
+  public init(timeZone: TimeZoneRules, dayStartMinutes: Int = 0) {
     self.timeZone = timeZone
     self.dayStartMinutes = dayStartMinutes
   }
@@ -50,11 +55,9 @@ public struct JournalCalendar: Sendable {
     (start: start(of: first), end: start(of: last.adding(days: 1)))
   }
 
-  /// The day's start: the instant whose wall clock reads the day at `dayStartMinutes`. The calendar's
-  /// arithmetic is done here with the zone's offsets, without Foundation's `Calendar`, whose making alone looks
-  /// up the system's zone (a tenth of a hook's instructions after the rest was trimmed) and whose conversions
-  /// cost every commit of a rebuild. Only a start within a day of a change of offset (daylight saving, a zone's
-  /// new rules), where a wall-clock time can name no instant or two, is left to `Calendar`'s rules.
+  /// The day's start: the instant whose wall clock reads the day at `dayStartMinutes` (near a change of offset, as
+  /// `TimeZoneRules.instant(atWallClock:)` finds it). Away from a change the wall clock less the offset is that
+  /// instant, checked a day either side.
   private func start(of day: Day) -> Int64 {
     let wall = Int64(Self.epoch.distance(to: day)) * 86_400 + Int64(dayStartMinutes) * 60
     let wallOffset = offset(at: wall)
@@ -64,25 +67,13 @@ public struct JournalCalendar: Sendable {
     {
       return start
     }
-    return calendarStart(of: day)
-  }
-
-  private func calendarStart(of day: Day) -> Int64 {
-    var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = timeZone
-    let parts = DateComponents(
-      year: day.year, month: day.month, day: day.day, hour: dayStartMinutes / 60, minute: dayStartMinutes % 60)
-    // A start inside a daylight-saving gap moves to the first instant that exists.
-    let date = calendar.date(from: parts) ?? Date(timeIntervalSince1970: 0)
-    return Int64(date.timeIntervalSince1970.rounded(.down))
+    return timeZone.instant(atWallClock: wall)
   }
 
   private static let epoch = Day(year: 1970, month: 1, day: 1)
 
   /// The zone's offset from UTC at an instant, in seconds.
-  private func offset(at seconds: Int64) -> Int64 {
-    Int64(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(seconds))))
-  }
+  private func offset(at seconds: Int64) -> Int64 { Int64(timeZone.offset(at: seconds)) }
 
   /// What the zone's wall clock reads at an instant, as seconds since 1970-01-01 00:00 of that clock.
   private func wallClock(_ seconds: Int64) -> Int64 { seconds + offset(at: seconds) }

@@ -1,4 +1,10 @@
-import Foundation
+import Support
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// One configured repository.
 public struct RepositoryEntry: Equatable, Sendable {
@@ -23,11 +29,14 @@ public struct RepositoryEntry: Equatable, Sendable {
   /// The folder's name, or for a bare `x.git` repository `x`. Control characters (a newline in a folder's
   /// name) become spaces: a config subsection cannot hold them.
   public static func defaultName(forPath path: String) -> String {
-    var name = (path as NSString).lastPathComponent
-    if name == ".git" { name = ((path as NSString).deletingLastPathComponent as NSString).lastPathComponent }
+    var name = PathText.name(of: path)
+    if name == ".git" { name = PathText.name(of: PathText.folder(of: path)) }
     if name.hasSuffix(".git") && name.count > 4 { name.removeLast(4) }
     name = String(
-      String.UnicodeScalarView(name.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
+      String.UnicodeScalarView(
+        name.unicodeScalars.map { (scalar: Unicode.Scalar) -> Unicode.Scalar in
+          scalar.properties.generalCategory == .control ? " " : scalar
+        }))
     return name.isEmpty ? "repository" : name
   }
 }

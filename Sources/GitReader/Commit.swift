@@ -1,6 +1,16 @@
 import CLibgit2
-import Foundation
 import Support
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// A commit handle. Read what is needed and let it go: the walk keeps only ids.
 final class Commit {

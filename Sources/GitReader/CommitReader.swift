@@ -1,5 +1,11 @@
-import Foundation
+import Dispatch
 import Support
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Reads the commits one repository contributes to a span of time, with their line statistics.
 struct CommitReader {

@@ -1,5 +1,10 @@
-import Foundation
 import Support
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Line statistics computed while a long walk is still finding commits.
 ///
@@ -9,7 +14,7 @@ import Support
 /// beside it until none are left. Each thread has its own handle of the repository and its own reader of the
 /// packs, which are mapped once for both.
 final class DiffPipeline: @unchecked Sendable {
-  private let condition = NSCondition()
+  private let condition = Condition()
   private var targets: [(id: ObjectID, target: DiffTarget)] = []
   private var next = 0
   private var isClosed = false
@@ -29,9 +34,8 @@ final class DiffPipeline: @unchecked Sendable {
     self.filter = filter
     packs = PackedObjects(objectsFolder: repository.commonDirectory + "/objects")
     consumers = 1
-    let thread = Thread { [self] in consume() }
-    thread.name = "gitjournal diffs"
-    thread.start()
+    // Without a thread of its own, the walking thread diffs every commit in `finish()`.
+    if !SideThreads.detach({ [self] in consume() }) { consumers = 0 }
   }
 
   /// Hands over a commit to diff (from the walking thread).

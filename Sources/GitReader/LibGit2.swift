@@ -1,7 +1,12 @@
 import CLibgit2
 import CSystem
-import Foundation
 import Support
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Process-wide libgit2 set-up. `git_libgit2_init` must precede every other call; it is reference counted,
 /// so gitjournal calls it once and never shuts libgit2 down.

@@ -1,6 +1,16 @@
 import CLibgit2
-import Foundation
 import Support
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Line counts of text files as git's xdiff takes them: a line runs to its line feed, which belongs to it, and
 /// a last line without one is a line of its own (so `abc` and `abc\n` are different lines).

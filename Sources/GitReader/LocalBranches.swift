@@ -1,5 +1,15 @@
-import Foundation
 import Support
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// The local branches of a repository, read from its files: each loose ref under `refs/heads` (a file holding an
 /// id) and the `refs/heads` lines of `packed-refs`, a loose ref hiding a packed one of the same name. This is what

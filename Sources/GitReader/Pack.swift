@@ -1,6 +1,16 @@
 import CLibgit2
-import Foundation
 import Support
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// One pack of a repository, mapped: its index (`pack-*.idx`, version 2) and its data (`pack-*.pack`), as git's
 /// pack format documentation lays them out. Finds an object's offset; `PackReader` reads what is there.

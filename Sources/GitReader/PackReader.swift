@@ -1,7 +1,12 @@
 import CLibdeflate
 import CLibgit2
-import Foundation
 import Support
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Reads objects straight out of a repository's packs, for one thread.
 ///
@@ -311,7 +316,7 @@ final class DeltaBases: @unchecked Sendable {
   /// order, but the lock is held for a dictionary lookup only, never for a sort, so a thread pre-empted while
   /// holding it (both cores busy with other work) keeps the other waiting for microseconds. Objects let go are
   /// released after the lock is given back.
-  private let lock = NSLock()
+  private let lock = Lock()
   private var young: [Int: RawObject] = [:]
   private var old: [Int: RawObject] = [:]
   private var youngBytes = 0
@@ -320,13 +325,13 @@ final class DeltaBases: @unchecked Sendable {
 
   func object(pack: Int, offset: Int) -> RawObject? {
     let key = Self.key(pack: pack, offset: offset)
-    lock.lock()
-    defer { lock.unlock() }
-    if let kept = young[key] { return kept }
-    guard let kept = old.removeValue(forKey: key) else { return nil }
-    young[key] = kept
-    youngBytes += kept.bytes.count
-    return kept
+    return lock.withLock {
+      if let kept = young[key] { return kept }
+      guard let kept = old.removeValue(forKey: key) else { return nil }
+      young[key] = kept
+      youngBytes += kept.bytes.count
+      return kept
+    }
   }
 
   func store(_ object: RawObject, pack: Int, offset: Int) {
@@ -334,16 +339,16 @@ final class DeltaBases: @unchecked Sendable {
     guard size <= Self.largestKept else { return }
     let key = Self.key(pack: pack, offset: offset)
     var letGo: [Int: RawObject] = [:]
-    lock.lock()
-    if let replaced = young.updateValue(object, forKey: key) { youngBytes -= replaced.bytes.count }
-    youngBytes += size
-    if youngBytes > Self.byteLimit / 2 {
-      letGo = old
-      old = young
-      young = [:]
-      youngBytes = 0
+    lock.withLock {
+      if let replaced = young.updateValue(object, forKey: key) { youngBytes -= replaced.bytes.count }
+      youngBytes += size
+      if youngBytes > Self.byteLimit / 2 {
+        letGo = old
+        old = young
+        young = [:]
+        youngBytes = 0
+      }
     }
-    lock.unlock()
     // The old generation's objects, released here, outside the lock.
     letGo.removeAll()
   }

@@ -1,6 +1,16 @@
 import CLibgit2
-import Foundation
 import Support
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// A local branch by the name git shows (`main`, `feature/x`) and the commit it points at.
 typealias BranchTip = (name: String, id: ObjectID)

@@ -1,13 +1,23 @@
-import Foundation
 import Support
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 extension Repository {
   /// Opens a configured repository to be journaled, or says why it cannot be: the one health check behind the
   /// scan of every command, `repos` and `doctor`. A repository with no commits yet is readable: it has nothing
   /// to journal, which is no fault.
   package static func openJournaled(at path: String) throws(RepositoryProblem) -> Repository {
-    var isFolder: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {
+    var status = stat()
+    guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
       throw .missing
     }
     let repository: Repository

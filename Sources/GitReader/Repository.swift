@@ -1,6 +1,11 @@
 import CLibgit2
-import Foundation
 import Support
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// An open libgit2 repository. Not thread-safe: use one per task and copy what you need into value types.
 package final class Repository {

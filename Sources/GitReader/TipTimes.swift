@@ -1,5 +1,10 @@
-import Foundation
 import Support
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The committer times of a repository's branch tips, kept beside its line statistics
 /// (`stats-v2/<repository>/tips.tsv`, a `StateFile` of `<id> <time>` records). A repository with thousands of

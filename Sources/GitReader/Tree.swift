@@ -1,6 +1,16 @@
 import CLibgit2
-import Foundation
 import Support
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// A tree, read from its bytes as git writes them: for each entry its mode in octal digits, a space, its name,
 /// a NUL and the 20 bytes of its id, in git's tree order. Entries are read in place, one at a time, as the

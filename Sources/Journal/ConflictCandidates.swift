@@ -1,6 +1,11 @@
 import Facts
-import Foundation
 import Support
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The names in the journal folder that could be a sync tool's copy of a page, listed once per process and then
 /// asked for each page written: the folder holds a file per day, and listing it for every page made a rebuild
@@ -9,7 +14,7 @@ import Support
 final class ConflictCandidates: @unchecked Sendable {
   private let directory: String
   // Guards `names` and `leftovers`: the journal's writers may run on several threads of one process.
-  private let lock = NSLock()
+  private let lock = Lock()
   private var names: [String]?
   private var leftovers: Set<String> = []
 

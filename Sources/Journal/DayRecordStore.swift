@@ -1,7 +1,17 @@
 import Facts
-import Foundation
 import GitReader
 import Support
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Where day records live: `<journal>/.gitjournal/<host>/YYYY-MM-DD.tsv` (see `DayRecord`), one folder per
 /// machine. Each machine writes only its own folder, so a sync tool carrying the journal between machines never

@@ -1,7 +1,12 @@
 import Facts
-import Foundation
 import GitReader
 import Support
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Puts a freshly rendered page into an existing journal file without touching what belongs to the user.
 ///
@@ -203,7 +208,7 @@ public enum JournalMerger {
   }
 
   private static func checksum(in endLine: String) -> Substring? {
-    guard let range = endLine.range(of: "checksum=") else { return nil }
+    guard let range = endLine.firstRange(of: "checksum=") else { return nil }
     return endLine[range.upperBound...].prefix { $0.isHexDigit }
   }
 

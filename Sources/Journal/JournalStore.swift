@@ -1,7 +1,12 @@
 import Facts
-import Foundation
 import GitReader
 import Support
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The journal folder: one markdown file per day, each rewritten under the journal lock. A day's file shows what
 /// every machine recorded of the day (`DayRecordStore`), so any machine writing a synced journal renders the same.
@@ -79,9 +84,7 @@ public struct JournalStore: Sendable {
   /// end of the batch still makes every write durable, and has less left to wait for. Nothing waits for the thread.
   public func startSyncingAll() {
     let directory = directory
-    let thread = Thread { AtomicFile.syncFileSystem(containing: directory) }
-    thread.name = "gitjournal sync"
-    thread.start()
+    _ = SideThreads.detach { AtomicFile.syncFileSystem(containing: directory) }
   }
 
   /// Runs `body` holding the journal lock, so that what it reads and writes is not interleaved with another

@@ -1,7 +1,17 @@
 import Facts
-import Foundation
 import GitReader
 import Support
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// The journal folder while this process holds the journal lock: only `JournalStore` makes one, so a write
 /// that needs the lock cannot be called without it.
@@ -14,7 +24,7 @@ public struct LockedJournalStore: Sendable {
   let machines = MachineListing()
 
   final class MachineListing: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var names: [String]?
     private var isAlone: Bool?
 

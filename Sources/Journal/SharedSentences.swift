@@ -1,6 +1,16 @@
 import Facts
-import Foundation
 import Support
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// The model's sentences, shared between machines through the journal folder: whichever machine narrates a page
 /// (a day, a week, a month), the others find the sentence for the same facts here and show it too, so every machine
@@ -98,7 +108,7 @@ struct SharedSentences: Sendable {
 /// later is seen by the next process; this machine's own, at once.
 private final class MachineFolders: @unchecked Sendable {
   // Guards `listed`: the journal's writers may run on several threads of one process.
-  private let lock = NSLock()
+  private let lock = Lock()
   private var listed: [String]?
 
   func names(_ list: () -> [String]) -> [String] {

@@ -1,6 +1,16 @@
 import Facts
-import Foundation
 import Support
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// The copies sync tools make of a day's file when two machines changed it before the tool carried either change:
 /// Syncthing's `YYYY-MM-DD.sync-conflict-<date>-<time>-<device>.md`, Dropbox's `YYYY-MM-DD (<who>'s conflicted

@@ -1,7 +1,12 @@
 import Facts
-import Foundation
 import GitReader
 import Support
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 #if canImport(Glibc)
   @preconcurrency import Glibc
@@ -59,11 +64,10 @@ package struct HTTPClient: Sendable {
     return try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in
         // Blocking socket work runs on its own thread, not on the cooperative pool.
-        let thread = Thread {
+        let isStarted = SideThreads.detach {
           continuation.resume(with: Result { try connection.exchange(request, with: endpoint, timeout: timeout) })
         }
-        thread.stackSize = 256 * 1024
-        thread.start()
+        if !isStarted { continuation.resume(throwing: Failure.connectionFailed("no thread could be started for it")) }
       }
     } onCancel: {
       connection.cancel()
@@ -108,7 +112,7 @@ package struct HTTPClient: Sendable {
 /// One socket's life. `@unchecked Sendable`: the descriptor is guarded by `lock`, so `cancel` from another
 /// thread can shut it down while `exchange` blocks in `poll`.
 private final class Connection: @unchecked Sendable {
-  private let lock = NSLock()
+  private let lock = Lock()
   private var descriptor: Int32 = -1
   private var isCancelled = false
 

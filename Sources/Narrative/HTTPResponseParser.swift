@@ -1,7 +1,12 @@
 import Facts
-import Foundation
 import GitReader
 import Support
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Parses an HTTP/1.1 response held in memory: status line, headers, and a body framed by Content-Length,
 /// chunked transfer encoding, or the end of the connection.
@@ -53,7 +58,7 @@ enum HTTPResponseParser {
         .malformedResponse(raw.isEmpty ? "the server closed the connection without answering" : "incomplete headers"))
     }
     let head = String(decoding: raw[..<split], as: UTF8.self)
-    let lines = head.components(separatedBy: "\r\n")
+    let lines = head.split(separator: "\r\n", omittingEmptySubsequences: false).map { String($0) }
     let statusLine = lines.first ?? ""
     guard let status = Self.status(statusLine) else {
       return .invalid(.malformedResponse("status line '\(statusLine.prefix(80))'"))
@@ -93,7 +98,7 @@ enum HTTPResponseParser {
 
   /// The last transfer coding decides the framing; `chunked` must be it.
   private static func isChunked(_ value: String) -> Bool {
-    value.split(separator: ",").last?.trimmingCharacters(in: .whitespaces).lowercased() == "chunked"
+    value.split(separator: ",").last?.trimmingSpaces().lowercased() == "chunked"
   }
 
   /// One length from every Content-Length value (several lines, or a comma list, must all agree), digits only and
@@ -102,7 +107,7 @@ enum HTTPResponseParser {
     var length: Int?
     for value in values {
       for item in value.split(separator: ",", omittingEmptySubsequences: false) {
-        let text = item.trimmingCharacters(in: .whitespaces)
+        let text = String(item.trimmingSpaces())
         guard !text.isEmpty, text.utf8.allSatisfy({ (48...57).contains($0) }) else {
           return .failure(.malformedResponse("Content-Length '\(value.prefix(40))'"))
         }
@@ -136,8 +141,8 @@ enum HTTPResponseParser {
     var headers: [String: [String]] = [:]
     for line in lines {
       guard let colon = line.firstIndex(of: ":") else { continue }
-      let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
-      headers[name, default: []].append(line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+      let name = line[..<colon].trimmingSpaces().lowercased()
+      headers[name, default: []].append(String(line[line.index(after: colon)...].trimmingSpaces()))
     }
     return headers
   }
@@ -163,7 +168,7 @@ enum HTTPResponseParser {
       }
       let line = String(decoding: bytes[index..<lineEnd], as: UTF8.self)
       let sizeText = (line.split(separator: ";", omittingEmptySubsequences: false).first ?? "")
-        .trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
+        .trimming { $0 == " " || $0 == "\t" }
       guard !sizeText.isEmpty, sizeText.unicodeScalars.allSatisfy({ $0.properties.isASCIIHexDigit }) else {
         return .invalid(.malformedResponse("chunk size '\(sizeText.prefix(40))'"))
       }

@@ -1,7 +1,12 @@
 import Facts
-import Foundation
 import GitReader
 import Support
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// A local model server that can write the day's sentence. The rest of gitjournal does not know which
 /// server answers.
@@ -102,7 +107,7 @@ package struct JSONEndpoint: Sendable {
     guard (200..<300).contains(response.status) else {
       throw NarrativeError.server(status: response.status, message: Self.errorMessage(in: response.body))
     }
-    guard (try? JSONSerialization.jsonObject(with: response.body)) is [String: Any] else {
+    guard (try? JSONDecoder().decode(AnyJSONObject.self, from: response.body)) != nil else {
       throw NarrativeError.invalidAnswer(
         "not a JSON object: \(String(decoding: response.body.prefix(80), as: UTF8.self))")
     }
@@ -126,5 +131,20 @@ package struct JSONEndpoint: Sendable {
     }
     let snippet = OneLineText.make(String(decoding: body.prefix(120), as: UTF8.self), limit: 120)
     return snippet.isEmpty ? "no details" : snippet
+  }
+}
+
+/// Any JSON object, its members unread: whether an answer is one at all, before it is decoded as the answer
+/// expected (the decoder reads the whole text, so a document that is not JSON is none).
+private struct AnyJSONObject: Decodable {
+  init(from decoder: any Decoder) throws {
+    _ = try decoder.container(keyedBy: AnyKey.self)
+  }
+
+  private struct AnyKey: CodingKey {
+    let stringValue: String
+    var intValue: Int? { nil }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
   }
 }

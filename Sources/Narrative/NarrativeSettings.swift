@@ -1,7 +1,12 @@
 import Facts
-import Foundation
 import GitReader
 import Support
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The `narrative.*` settings: which local model server writes the day's sentence, and how long to wait.
 public struct NarrativeSettings: Sendable, Equatable {
@@ -57,7 +62,7 @@ public struct NarrativeSettings: Sendable, Equatable {
   /// True unless `url` names a port outside 1...65535. Foundation reads `:65536` as 65536 and drops a port too long
   /// for an Int (so `:99999999999999999999` would quietly mean port 80); this reads the digits itself.
   package static func hasValidPort(_ url: String) -> Bool {
-    guard let start = url.range(of: "://")?.upperBound else { return true }
+    guard let start = url.firstRange(of: "://")?.upperBound else { return true }
     var authority = url[start...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
     if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
     let portText: Substring
@@ -83,13 +88,13 @@ enum OllamaHost {
   static let defaultURL = "http://127.0.0.1:11434"
 
   static func baseURL(from variable: String?) -> String {
-    guard var text = variable?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return defaultURL }
+    guard var text = variable.map({ String($0.trimmingSpaces()) }), !text.isEmpty else { return defaultURL }
     // As Ollama's envconfig: spaces, then quotes, then the spaces that were inside the quotes.
-    text = text.trimmingCharacters(in: CharacterSet(charactersIn: "\"'")).trimmingCharacters(in: .whitespaces)
+    text = String(text.trimming { $0 == "\"" || $0 == "'" }.trimmingSpaces())
     guard !text.isEmpty else { return defaultURL }
     var scheme = "http"
     var defaultPort = "11434"
-    if let range = text.range(of: "://") {
+    if let range = text.firstRange(of: "://") {
       scheme = String(text[..<range.lowerBound]).lowercased()
       text = String(text[range.upperBound...])
       defaultPort = scheme == "https" ? "443" : "80"

@@ -1,7 +1,12 @@
 import Facts
-import Foundation
 import GitReader
 import Support
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Gets the day's sentence when it can be had and returns nil otherwise: no server, a slow or broken one,
 /// a pause after a failure, or two answers the guard rejects. Nothing here is an error for the journal.
@@ -208,7 +213,7 @@ public actor Narrator {
         return sentence
       case .rejected(let reason):
         reasons.append(reason)
-        log("\(name): sentence rejected, \(reason): \(raw.prefix(200).replacingOccurrences(of: "\n", with: " "))")
+        log("\(name): sentence rejected, \(reason): \(raw.prefix(200).replacing("\n", with: " "))")
         asked = prompt.retrying(after: reason)
       }
     }

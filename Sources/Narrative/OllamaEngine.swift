@@ -1,7 +1,12 @@
 import Facts
-import Foundation
 import GitReader
 import Support
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Ollama's native API: health check `GET /api/tags`, generation `POST /api/generate`.
 struct OllamaEngine: NarrativeEngine {

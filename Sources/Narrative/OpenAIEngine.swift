@@ -1,6 +1,11 @@
-import Foundation
 import GitReader
 import Support
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The OpenAI-compatible chat API of llama.cpp's llama-server, LM Studio, vLLM, llamafile and Ollama's /v1:
 /// health check `GET /v1/models`, generation `POST /v1/chat/completions`.

@@ -1,7 +1,17 @@
 import Facts
-import Foundation
 import GitReader
 import Support
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Sentences already written, one small file each under `${XDG_CACHE_HOME:-~/.cache}/gitjournal/sentences`,
 /// keyed by the facts' signature, the engine, the model and the prompt's version (the day's, or a week's and a
@@ -69,7 +79,7 @@ package struct SentenceCache: Sendable {
 
   func storeRejection(_ reason: String, signature: String, page: Page = .day) throws {
     // One line, as the log shows it.
-    let line = reason.replacingOccurrences(of: "\n", with: " ")
+    let line = reason.replacing("\n", with: " ")
     try StateFile.write(
       [[line]], to: rejectionFolder + "/" + rejectionKey(signature: signature, page: page) + ".txt", isCache: true)
   }
@@ -81,6 +91,6 @@ package struct SentenceCache: Sendable {
       field = record.text(0)
       return false
     }
-    return field.trimmingCharacters(in: .whitespacesAndNewlines)
+    return String(field.trimmingWhitespace())
   }
 }

@@ -1,7 +1,12 @@
 import Facts
-import Foundation
 import GitReader
 import Support
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Keeps the model's words decorative: whatever it says is reduced to one plain sentence, and dropped when it is
 /// not one (empty, several lines, a list, a question, a fragment, chatter addressed to the reader, a loop), runs
@@ -31,7 +36,7 @@ enum SentenceGuard {
   static func check(
     _ raw: String, prompt: String, question: String = Prompt.question, grounding: Grounding
   ) -> Verdict {
-    let normalized = stripThinking(raw).replacingOccurrences(of: "’", with: "'")
+    let normalized = stripThinking(raw).replacing("’", with: "'")
     var lines = normalized.split(whereSeparator: \.isNewline).map { stripDecoration(String($0)) }.filter { !$0.isEmpty }
     // "Here is the sentence:" on a line of its own, then the sentence.
     while let first = lines.first, isPreamble(first) { lines.removeFirst() }
@@ -59,7 +64,7 @@ enum SentenceGuard {
     guard text.contains(where: \.isLetter) else { return .rejected("no words") }
     if let markup = markup(in: text) { return .rejected(markup) }
     // The question's "one sentence" is no fact: without it, "Lens-1" is an invented number.
-    let facts = prompt.replacingOccurrences(of: question, with: "")
+    let facts = prompt.replacing(question, with: "")
     // The factual line's counts are facts too, though the prompt leaves them out.
     let allowed = numbers(in: facts).union(grounding.counts)
     for number in numbers(in: text) where !allowed.contains(number) {
@@ -105,19 +110,19 @@ enum SentenceGuard {
   /// Removes `<think>…</think>` (also an unclosed one at the start, up to the end of the reasoning).
   static func stripThinking(_ text: String) -> String {
     var result = text
-    while let open = result.range(of: "<think>") {
-      if let close = result.range(of: "</think>", range: open.upperBound..<result.endIndex) {
+    while let open = result.firstRange(of: "<think>") {
+      if let close = result[open.upperBound...].firstRange(of: "</think>") {
         result.removeSubrange(open.lowerBound..<close.upperBound)
       } else {
         result.removeSubrange(open.lowerBound..<result.endIndex)
       }
     }
-    return result.replacingOccurrences(of: "</think>", with: "")
+    return result.replacing("</think>", with: "")
   }
 
   private static func stripDecoration(_ text: String) -> String {
-    let wrappers = CharacterSet(charactersIn: "\"'`“”‘’*_ ").union(.whitespaces)
-    return text.trimmingCharacters(in: wrappers)
+    let wrappers: Set<Unicode.Scalar> = ["\"", "'", "`", "“", "”", "‘", "’", "*", "_", " ", "\t"]
+    return String(text.trimming { wrappers.contains($0) || $0.properties.generalCategory == .spaceSeparator })
   }
 
   /// Labels a model puts before its answer, on the answer's line or on a line of their own.
@@ -203,7 +208,7 @@ enum SentenceGuard {
     let lowered = text.lowercased()
     let target = phrase.lowercased()
     var start = lowered.startIndex
-    while let found = lowered.range(of: target, range: start..<lowered.endIndex) {
+    while let found = lowered[start...].firstRange(of: target) {
       if found.lowerBound == lowered.startIndex || !lowered[lowered.index(before: found.lowerBound)].isLetter {
         return true
       }

@@ -1,5 +1,10 @@
 import CSystem
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 #if canImport(Glibc)
   @preconcurrency import Glibc
@@ -207,7 +212,7 @@ package enum AtomicFile {
   /// One answer per folder, found once.
   private final class FolderAnswers: @unchecked Sendable {
     // Guards `answers`: files are written from several threads.
-    private let lock = NSLock()
+    private let lock = Lock()
     private var answers: [String: Bool] = [:]
 
     func answer(for folder: String, _ find: () -> Bool) -> Bool {
@@ -249,7 +254,7 @@ package enum AtomicFile {
   /// never half of one, and no note a user wrote is lost. (A page of gitjournal's alone is written without a sync,
   /// see `LockedJournalStore.write`: a crash may leave it empty, and the next write makes it again.)
   package final class FolderSyncs: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var folders: [String] = []
 
     package init() {}

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 #if canImport(Glibc)
   import Glibc
@@ -50,7 +54,9 @@ public struct Environment: Sendable {
 
   public var home: String {
     if let home = variables["HOME"], !home.isEmpty { return home }
-    return NSHomeDirectory()
+    // The password database's, as the C library finds it for a process started without HOME.
+    if let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir { return String(cString: directory) }
+    return "/"
   }
 
   /// `$GITJOURNAL_CONFIG`, else `${XDG_CONFIG_HOME:-~/.config}/gitjournal/config`.
@@ -73,29 +79,47 @@ public struct Environment: Sendable {
   /// `${XDG_CACHE_HOME:-~/.cache}/gitjournal`: things that can be recomputed.
   public var cacheDirectory: String { xdgFolder("XDG_CACHE_HOME", default: ".cache") + "/gitjournal" }
 
-  /// The time zone named by `TZ` when it is a valid IANA name, else the system's.
-  public var systemTimeZone: TimeZone {
-    guard var name = variables["TZ"] else { return Self.localTimeZone() ?? TimeZone.current }
-    if !name.isEmpty {
-      if name.hasPrefix(":") { name.removeFirst() }
-      if let zone = TimeZone(identifier: name) { return zone }
+  /// The time zone the journal keeps when its config names none, as the C library finds it: `TZ`'s (a zone name,
+  /// `:` and a name, a zone file's path, or a POSIX rule such as `EST5EDT`; set but empty is UTC), else
+  /// `/etc/localtime`'s, else UTC.
+  public var systemTimeZone: TimeZoneRules {
+    if var value = variables["TZ"] {
+      if value.isEmpty { return .utc }
+      if value.hasPrefix(":") { value.removeFirst() }
+      if value.hasPrefix("/") {
+        if let zone = TimeZoneRules.read(file: value, identifier: value) { return zone }
+      } else if let zone = TimeZoneRules(identifier: value, folder: timeZoneFolder) ?? TimeZoneRules(posix: value) {
+        return zone
+      }
     }
-    return TimeZone.current
+    return Self.localTimeZone() ?? .utc
   }
 
-  /// The zone `/etc/localtime` links to (`/usr/share/zoneinfo/Europe/Paris`), as `TimeZone.current` finds it
-  /// with no `TZ`; nil when it is no such link. `TimeZone.current` reads the whole environment twice to look
-  /// for `TZ` first: 0.8 million instructions of every hook.
-  static func localTimeZone() -> TimeZone? {
+  /// The folder of the system's zone files: `TZDIR`, else `/usr/share/zoneinfo`.
+  public var timeZoneFolder: String {
+    if let folder = variables["TZDIR"], !folder.isEmpty { return folder }
+    return "/usr/share/zoneinfo"
+  }
+
+  /// The zone of the file `path` (`/etc/localtime`), named after the zone file it links to
+  /// (`/usr/share/zoneinfo/Europe/Paris` names it `Europe/Paris`), or `localtime` when it links to none; nil when
+  /// there is no such file.
+  static func localTimeZone(path: String = "/etc/localtime") -> TimeZoneRules? {
+    var identifier = "localtime"
     var target = [CChar](repeating: 0, count: 1024)
-    let length = readlink("/etc/localtime", &target, target.count - 1)
-    guard length > 0 else { return nil }
-    let path = target[..<length].map { UInt8(bitPattern: $0) }
-    let marker = Array("zoneinfo/".utf8)
-    guard path.count > marker.count,
-      let start = (0...path.count - marker.count).last(where: { path[$0..<$0 + marker.count].elementsEqual(marker) })
-    else { return nil }
-    return TimeZone(identifier: String(decoding: path[(start + marker.count)...], as: UTF8.self))
+    let length = readlink(path, &target, target.count - 1)
+    if length > 0 {
+      let bytes = target[..<length].map { UInt8(bitPattern: $0) }
+      let marker = Array("zoneinfo/".utf8)
+      if bytes.count > marker.count,
+        let start = (0...bytes.count - marker.count).last(where: {
+          bytes[$0..<$0 + marker.count].elementsEqual(marker)
+        })
+      {
+        identifier = String(decoding: bytes[(start + marker.count)...], as: UTF8.self)
+      }
+    }
+    return TimeZoneRules.read(file: path, identifier: identifier)
   }
 
   /// Expands a leading `~` and makes relative paths absolute against `base` (default: the current directory).
@@ -111,15 +135,22 @@ public struct Environment: Sendable {
       }
     }
     if expanded.utf8.first != UInt8(ascii: "/") { expanded = (base ?? currentDirectory) + "/" + expanded }
-    // An existing path is resolved by the system; Foundation's standardizing (which also resolves symlinks, and
-    // copes with paths that do not exist yet) costs far more, and the hook does this for every configured
-    // repository.
+    // An existing path is resolved by the system (the hook does this for every configured repository); one that
+    // does not exist yet, as far as its folders do, with the rest made plain.
     if let resolved = Self.resolvedFolder(expanded) { return resolved }
-    if let resolved = realpath(expanded, nil) {
-      defer { free(resolved) }
-      return String(cString: resolved)
+    var existing = PathText.standardized(expanded)
+    var rest: [String] = []
+    while true {
+      if let resolved = realpath(existing, nil) {
+        defer { free(resolved) }
+        let folder = String(cString: resolved)
+        guard !rest.isEmpty else { return folder }
+        return (folder == "/" ? "" : folder) + "/" + rest.reversed().joined(separator: "/")
+      }
+      guard existing != "/" else { return PathText.standardized(expanded) }
+      rest.append(PathText.name(of: existing))
+      existing = PathText.folder(of: existing)
     }
-    return (expanded as NSString).standardizingPath
   }
 
   /// `absolute(_:relativeTo:)` of each path, empty ones left empty. Resolving a path costs three system calls

@@ -1,4 +1,10 @@
-import Foundation
+import Dispatch
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Work on a row of items spread over a few threads, stopping early when told: the items are taken in order, one at a
 /// time, so those done are always the first ones however the threads interleave. A rebuild writes the days of a run
@@ -26,7 +32,7 @@ package enum InOrderWork {
 /// The results of a row of items that a few threads work on, each taking the next run of items in order, until
 /// all are taken, one failed, or the taker says stop. `@unchecked Sendable`: every access goes through `lock`.
 package final class WorkSlots<Result: Sendable, Failure: Error>: @unchecked Sendable {
-  private let lock = NSLock()
+  private let lock = Lock()
   private var slots: [Result?]
   private var next = 0
   private var isStopped = false
@@ -56,9 +62,8 @@ package final class WorkSlots<Result: Sendable, Failure: Error>: @unchecked Send
 
   /// The results of the items taken, in order; call once every thread is done.
   package func results() throws(Failure) -> [Result] {
-    lock.lock()
-    defer { lock.unlock() }
+    let (taken, failure) = lock.withLock { (slots[..<next], self.failure) }
     if let failure { throw failure }
-    return slots[..<next].map { $0! }
+    return taken.map { $0! }
   }
 }

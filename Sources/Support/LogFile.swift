@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 #if canImport(Glibc)
   import Glibc
@@ -20,7 +24,7 @@ package struct LogFile: Sendable {
 
   /// Appends timestamped lines; a log that cannot be written is not worth failing a hook for.
   package func append(_ lines: [String], now: Date) {
-    guard !lines.isEmpty, (try? makeFolders((path as NSString).deletingLastPathComponent)) != nil else { return }
+    guard !lines.isEmpty, (try? makeFolders(PathText.folder(of: path))) != nil else { return }
     var info = stat()
     if stat(path, &info) == 0 && Int(info.st_size) > Self.maximumBytes { rename(path, path + ".1") }
     let stamp = UTCTime.format(Int64(now.timeIntervalSince1970.rounded(.down)))

@@ -24,4 +24,26 @@ package enum PathText {
     while bytes.count > 1 && bytes.last == slashByte { bytes.removeLast() }
     return bytes
   }
+
+  /// `path` with its `.` components and doubled slashes removed, each `..` taking away the component before it, and
+  /// no trailing slash: the path's text made plain without looking at the file system (an absolute path stays
+  /// absolute; `..` above the root stays at the root).
+  package static func standardized(_ path: String) -> String {
+    let isAbsolute = path.utf8.first == slashByte
+    var components: [Substring] = []
+    for component in path.split(separator: "/", omittingEmptySubsequences: true) {
+      switch component {
+      case ".": continue
+      case "..":
+        if let last = components.last, last != ".." {
+          components.removeLast()
+        } else if !isAbsolute {
+          components.append(component)
+        }
+      default: components.append(component)
+      }
+    }
+    let joined = components.joined(separator: "/")
+    return isAbsolute ? "/" + joined : (joined.isEmpty ? "." : joined)
+  }
 }

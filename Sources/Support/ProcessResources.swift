@@ -1,5 +1,10 @@
 import CSystem
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Facts about the machine that size parallel work.
 package enum ProcessResources {

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 #if canImport(Glibc)
   @preconcurrency import Glibc
@@ -76,7 +80,7 @@ package enum SideThreads {
 
 /// The next index of `0..<count` not yet taken, for threads that share the items.
 private final class NextIndex: @unchecked Sendable {
-  private let lock = NSLock()
+  private let lock = Lock()
   private var next = 0
   private let count: Int
 
@@ -124,5 +128,15 @@ private final class ThreadStart: Sendable {
       return nil
     }
     return thread
+  }
+}
+
+extension SideThreads {
+  /// Starts `body` on a thread of its own that nobody joins; false when none could be started (`body` has then not
+  /// run).
+  package static func detach(_ body: @escaping @Sendable () -> Void) -> Bool {
+    guard let thread = ThreadStart(body).startThread() else { return false }
+    pthread_detach(thread)
+    return true
   }
 }

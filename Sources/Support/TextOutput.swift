@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 #if canImport(Glibc)
   @preconcurrency import Glibc
@@ -10,7 +14,7 @@ import Foundation
 /// `@unchecked Sendable` because the buffer is guarded by `lock`.
 public final class TextOutput: @unchecked Sendable {
   private let descriptor: Int32?
-  private let lock = NSLock()
+  private let lock = Lock()
   private var buffer = ""
 
   /// Writes to a file descriptor (1 for stdout, 2 for stderr).

@@ -190,8 +190,8 @@ struct CompletionScript {
   }
 
   private static func zshEscaped(_ text: String) -> String {
-    text.replacingOccurrences(of: "'", with: "'\\''").replacingOccurrences(of: ":", with: "\\:")
-      .replacingOccurrences(of: "[", with: "\\[").replacingOccurrences(of: "]", with: "\\]")
+    text.replacing("'", with: "'\\''").replacing(":", with: "\\:")
+      .replacing("[", with: "\\[").replacing("]", with: "\\]")
   }
 
   // MARK: fish
@@ -246,6 +246,6 @@ struct CompletionScript {
   }
 
   private static func fishEscaped(_ text: String) -> String {
-    text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'")
+    text.replacing("\\", with: "\\\\").replacing("'", with: "\\'")
   }
 }

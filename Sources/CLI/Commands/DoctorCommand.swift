@@ -1,9 +1,14 @@
 import Facts
-import Foundation
 import GitReader
 import Journal
 import Narrative
 import Support
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// `gitjournal doctor`: checks everything gitjournal depends on and says what to fix.
 struct DoctorCommand: Command {
@@ -163,7 +168,7 @@ struct DoctorCommand: Command {
   private func checkJournalFolder(_ folder: String, ok: (String) -> Void, problem: (String) -> Void) {
     var candidate = folder
     while !FileManager.default.fileExists(atPath: candidate) && candidate != "/" {
-      candidate = (candidate as NSString).deletingLastPathComponent
+      candidate = PathText.folder(of: candidate)
     }
     if FileManager.default.isWritableFile(atPath: candidate) {
       ok("journal folder \(folder) is writable")

@@ -1,9 +1,19 @@
 import Facts
-import Foundation
 import GitReader
 import Journal
 import Narrative
 import Support
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// `gitjournal install`: registers repositories and puts the hooks in.
 struct InstallCommand: Command {
@@ -75,7 +85,7 @@ struct InstallCommand: Command {
     let configPath = environment.configPath
     // The hooks do nothing without the config file they record.
     if access(configPath, F_OK) != 0 {
-      try makeFolders((configPath as NSString).deletingLastPathComponent)
+      try makeFolders(PathText.folder(of: configPath))
       try AtomicFile.write("", to: configPath)
     }
     let installer = GlobalHookInstaller(

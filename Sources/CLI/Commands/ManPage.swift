@@ -7,7 +7,7 @@ enum ManPage {
     var lines = [
       ".TH GITJOURNAL 1 \"\" \"gitjournal \(escaped(Version.current))\" \"User Commands\"",
       ".SH NAME",
-      "gitjournal \\- " + escaped(CLI.overview.abstract.replacingOccurrences(of: "gitjournal: ", with: "")),
+      "gitjournal \\- " + escaped(CLI.overview.abstract.replacing("gitjournal: ", with: "")),
       ".SH SYNOPSIS",
       ".B gitjournal",
       "\\fIcommand\\fR [\\fIoptions\\fR]",
@@ -60,7 +60,7 @@ enum ManPage {
 
   /// Text escaped for roff: backslashes and dashes.
   static func escaped(_ text: String) -> String {
-    text.replacingOccurrences(of: "\\", with: "\\e").replacingOccurrences(of: "-", with: "\\-")
+    text.replacing("\\", with: "\\e").replacing("-", with: "\\-")
   }
 
   /// A line of text that roff must not read as a request (a leading `.` or `'`).

@@ -1,9 +1,19 @@
 import Facts
-import Foundation
 import GitReader
 import Journal
 import Narrative
 import Support
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// `gitjournal repos`: lists, adds, finds, renames, moves and removes the repositories the journal reads.
 struct ReposCommand: Command {
@@ -206,8 +216,8 @@ struct ReposCommand: Command {
     var failed = false
     for folder in folders {
       let absolute = environment.absolute(folder)
-      var isFolder: ObjCBool = false
-      guard FileManager.default.fileExists(atPath: absolute, isDirectory: &isFolder), isFolder.boolValue else {
+      var status = stat()
+      guard stat(absolute, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
         context.standardError.line("error: \(absolute) is not a folder")
         failed = true
         continue

@@ -1,9 +1,14 @@
 import Facts
-import Foundation
 import GitReader
 import Journal
 import Narrative
 import Support
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// `gitjournal show`: prints a day's journal, or its facts as JSON; or those of a week or a range of days.
 struct ShowCommand: Command {

@@ -1,9 +1,14 @@
 import Facts
-import Foundation
 import GitReader
 import Journal
 import Narrative
 import Support
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The config file, in git-config syntax, read and written with libgit2's config API, which keeps the file's
 /// comments and layout and replaces it atomically (`<file>.lock`, then a rename, as git does).
@@ -11,7 +16,7 @@ struct ConfigFile {
   let path: String
 
   /// The folder the file is in, which relative paths in it are taken from.
-  var folder: String { (path as NSString).deletingLastPathComponent }
+  var folder: String { PathText.folder(of: path) }
 
   /// Seconds a writer waits for the config lock: its holders keep it for one read-check-write.
   static let lockTimeout = 5

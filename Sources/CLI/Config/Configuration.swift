@@ -1,9 +1,19 @@
 import Facts
-import Foundation
 import GitReader
 import Journal
 import Narrative
 import Support
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// gitjournal's settings, typed and checked. Built from the config file, or, when there is none, from the
 /// repository that contains the current directory.
@@ -11,7 +21,7 @@ public struct Configuration: Sendable {
   public var journalDirectory: String
   /// Emails whose commits count; empty means each repository's own `user.email`.
   public var authors: [String]
-  public var timeZone: TimeZone
+  public var timeZone: TimeZoneRules
   public var dayStartMinutes: Int
   public var includeMerges: Bool
   /// Files left out of files-changed and line counts (`journal.excludePaths`): git pathspec patterns.
@@ -128,7 +138,7 @@ public struct Configuration: Sendable {
     narrative = NarrativeSettings()
     hasConfigFile = false
     configPath = environment.configPath
-    let folder = (configPath as NSString).deletingLastPathComponent
+    let folder = PathText.folder(of: configPath)
 
     // The sections in file order, found by name: one hash lookup per entry of a hundred `[repo]` sections.
     var sections: [RepositoryEntry] = []
@@ -150,9 +160,11 @@ public struct Configuration: Sendable {
           }
           authors.append(entry.value)
         case ("journal", nil, "timezone"):
-          guard let zone = TimeZone(identifier: entry.value) else {
+          guard let zone = TimeZoneRules(identifier: entry.value, folder: environment.timeZoneFolder) else {
             throw .invalidValue(
-              key: "journal.timezone", value: entry.value, expected: "an IANA time zone such as Europe/Paris")
+              key: "journal.timezone", value: entry.value,
+              expected:
+                "a time zone of \(environment.timeZoneFolder) such as Europe/Paris (Debian's tzdata package has them)")
           }
           timeZone = zone
         case ("journal", nil, "daystart"):

@@ -1,6 +1,11 @@
-import Foundation
 import Narrative
 import Support
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Reads the `narrative.*` keys of the config file into typed settings, each number within the documented bounds
 /// `NarrativeSettings` holds.
@@ -28,7 +33,7 @@ extension NarrativeSettings {
       }
       model = value
     case "temperature":
-      guard let number = Double(value.trimmingCharacters(in: .whitespaces)), Self.temperatureBounds.contains(number)
+      guard let number = Double(value.trimmingSpaces()), Self.temperatureBounds.contains(number)
       else {
         throw .invalidValue(key: "narrative.temperature", value: value, expected: "a number from 0 to 2")
       }
@@ -50,7 +55,7 @@ extension NarrativeSettings {
 
   /// A duration in seconds (`90`, `90s`), minutes (`2m`) or milliseconds (`500ms`), within `bounds`.
   static func seconds(_ value: String, key: String, bounds: ClosedRange<Double>) throws(ConfigError) -> Double {
-    var text = value.trimmingCharacters(in: .whitespaces).lowercased()
+    var text = value.trimmingSpaces().lowercased()
     var scale = 1.0
     if text.hasSuffix("ms") {
       text.removeLast(2)

@@ -1,7 +1,12 @@
 import Facts
-import Foundation
 import GitReader
 import Support
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Whether a repository may join the journal: never the repository that holds the journal folder (committing the
 /// journal would write to the journal), never one the config excludes, and, when the global hook registers it by
@@ -54,7 +59,7 @@ enum RegistrationCheck {
     guard roots.contains(where: { journal == $0 || journal.hasPrefix($0 + "/") }) else { return false }
     var folder = journal
     while !FileManager.default.fileExists(atPath: folder) && folder.count > 1 {
-      folder = (folder as NSString).deletingLastPathComponent
+      folder = PathText.folder(of: folder)
     }
     guard let holder = Repository.discover(from: folder) else { return false }
     return roots.contains(holder) || roots.contains(Repository.mainRoot(of: holder))

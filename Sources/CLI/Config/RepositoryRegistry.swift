@@ -1,9 +1,14 @@
 import Facts
-import Foundation
 import GitReader
 import Journal
 import Narrative
 import Support
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Adds and removes `repo.<name>.*` entries in the config file, each change under the config lock, so that two
 /// hooks registering repositories at once, or a hook and a command, never pick one name twice or lose an entry.

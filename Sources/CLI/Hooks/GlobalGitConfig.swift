@@ -1,6 +1,16 @@
-import Foundation
 import GitReader
 import Support
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// The user's global git config, as git finds it, and the one change `install --global` makes to it: lines
 /// appended at its end that include a file of gitjournal's, which sets `core.hooksPath`.
@@ -76,7 +86,7 @@ struct GlobalGitConfig {
 
   /// A value in double quotes, as git writes one: `\` and `"` escaped.
   static func quotedValue(_ text: String) -> String {
-    "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    "\"" + text.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") + "\""
   }
 
   /// What appending `block` changed: the exact bytes added (a line feed first when the file did not end with
@@ -95,7 +105,7 @@ struct GlobalGitConfig {
     if let bytes = existing?.bytes, let last = bytes.last, last != UInt8(ascii: "\n") {
       added.insert(UInt8(ascii: "\n"), at: 0)
     }
-    if existing == nil { try makeFolders((file as NSString).deletingLastPathComponent) }
+    if existing == nil { try makeFolders(PathText.folder(of: file)) }
     let written = try AtomicFile.write(
       bytes: (existing?.bytes ?? []) + added, to: file, unlessChangedFrom: .some(existing?.stamp))
     guard written else { throw GlobalHookError.changedMeanwhile(path: file) }

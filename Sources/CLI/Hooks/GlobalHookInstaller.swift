@@ -1,5 +1,10 @@
-import Foundation
 import Support
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 #if canImport(Glibc)
   import Glibc
@@ -131,7 +136,7 @@ struct GlobalHookInstaller {
     }
     if foreign.isEmpty {
       // The folders too, gitjournal's data folder included when nothing else is in it.
-      for path in [hooksFolder, folder, (folder as NSString).deletingLastPathComponent] { rmdir(path) }
+      for path in [hooksFolder, folder, PathText.folder(of: folder)] { rmdir(path) }
     }
     return Removal(configFile: record.configFile, previous: record.previous, foreignFiles: foreign)
   }

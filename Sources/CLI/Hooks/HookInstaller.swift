@@ -1,9 +1,14 @@
 import Facts
-import Foundation
 import GitReader
 import Journal
 import Narrative
 import Support
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 #if canImport(Glibc)
   import Glibc
@@ -61,7 +66,7 @@ struct HookInstaller {
         configured = home + configured.dropFirst()
       }
       let path = configured.hasPrefix("/") ? configured : workingDirectory + "/" + configured
-      let folder = (path as NSString).standardizingPath
+      let folder = PathText.standardized(path)
       // A hooks folder inside the working tree belongs to the project (husky's .husky, a tracked .githooks):
       // editing it would change files the project shares and its hook manager rewrites.
       if folder == workingDirectory || folder.hasPrefix(workingDirectory + "/") {

@@ -1,9 +1,14 @@
 import Facts
-import Foundation
 import GitReader
 import Journal
 import Narrative
 import Support
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// What `gitjournal hook <name>` does inside git: refresh the affected days of the journal across all
 /// configured repositories. It never fails the git command: problems go to the hook log and at most one

@@ -1,9 +1,14 @@
 import Facts
-import Foundation
 import GitReader
 import Journal
 import Narrative
 import Support
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The shell script gitjournal installs as a git hook.
 ///
@@ -93,7 +98,7 @@ enum HookScript {
   /// Single quotes make every character literal, `$`, backticks and newlines included; a single quote
   /// itself becomes '\\''.
   static func shellQuoted(_ text: String) -> String {
-    "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    "'" + text.replacing("'", with: "'\\''") + "'"
   }
 
   /// True when `text` is a hook gitjournal wrote, edited since or not.
@@ -120,8 +125,8 @@ enum HookScript {
 
   /// Whether `text` is `templateOf010` for `hook` with some binary's path, byte for byte.
   private static func isUneditedScriptOf010(_ text: String, hook: GitHook) -> Bool {
-    let rendered = templateOf010.replacingOccurrences(of: "@HOOK@", with: hook.rawValue)
-    guard let placeholder = rendered.range(of: "@GITJOURNAL@") else { return false }
+    let rendered = templateOf010.replacing("@HOOK@", with: hook.rawValue)
+    guard let placeholder = rendered.firstRange(of: "@GITJOURNAL@") else { return false }
     let before = Array(rendered[..<placeholder.lowerBound].utf8)
     let after = Array(rendered[placeholder.upperBound...].utf8)
     let bytes = Array(text.utf8)
@@ -131,7 +136,7 @@ enum HookScript {
     let quoted = String(decoding: bytes[before.count..<(bytes.count - after.count)], as: UTF8.self)
     guard quoted.hasPrefix("'"), quoted.hasSuffix("'") else { return false }
     // Exactly what `shellQuoted` makes of some path, and nothing appended to it.
-    let path = String(quoted.dropFirst().dropLast()).replacingOccurrences(of: "'\\''", with: "'")
+    let path = String(quoted.dropFirst().dropLast()).replacing("'\\''", with: "'")
     return shellQuoted(path) == quoted
   }
 }

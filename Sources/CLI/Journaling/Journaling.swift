@@ -1,9 +1,19 @@
 import Facts
-import Foundation
 import GitReader
 import Journal
 import Narrative
 import Support
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// The journal as the commands use it: facts read from the repositories (`FactsReader`), files written from
 /// those facts and the cached sentence (`JournalWriter`). Each step is its own target; this only joins them.

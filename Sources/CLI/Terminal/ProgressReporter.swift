@@ -1,6 +1,11 @@
-import Foundation
 import Journal
 import Support
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Progress of a long command on stderr, as git shows it: a bar with counts and an estimate of the time left, only
 /// when stderr is a terminal; elsewhere (scripts, logs) one summary line at the end instead.
@@ -10,7 +15,7 @@ final class ProgressReporter: @unchecked Sendable {
   /// What is counted, said in the line: "days with commits", "days narrated".
   private let label: String
   private let started = Date()
-  private let lock = NSLock()
+  private let lock = Lock()
   private var total = 0
   private var done = 0
   private var drawn = false
@@ -59,6 +64,7 @@ final class ProgressReporter: @unchecked Sendable {
     let elapsed = Date().timeIntervalSince(started)
     guard fraction > 0.02, fraction < 1, elapsed > 1 else { return "" }
     let remaining = Int(elapsed / fraction - elapsed)
-    return String(format: "  ETA %d:%02d", remaining / 60, remaining % 60)
+    let seconds = remaining % 60
+    return "  ETA \(remaining / 60):\(seconds < 10 ? "0" : "")\(seconds)"
   }
 }

@@ -27,7 +27,7 @@ import Testing
     calendar.timeZone = try #require(TimeZone(identifier: "UTC"))
     var random = SeededGenerator(seed: 7)
     let origin = Day(year: 1970, month: 1, day: 1)
-    let journal = JournalCalendar(timeZone: calendar.timeZone)
+    let journal = JournalCalendar(timeZone: .utc)
     for _ in 0..<400 {
       let offset = Int.random(in: -40_000...40_000, using: &random)
       let day = origin.adding(days: offset)
@@ -54,7 +54,7 @@ import Testing
   @Test func windowsTileTheTimeline() throws {
     // Consecutive days share their boundary, in zones with and without daylight saving and with a day start.
     for (zone, start) in [("UTC", 0), ("Europe/Paris", 150), ("America/Santiago", 0), ("Australia/Lord_Howe", 90)] {
-      let calendar = JournalCalendar(timeZone: try #require(TimeZone(identifier: zone)), dayStartMinutes: start)
+      let calendar = JournalCalendar(timeZone: try #require(TimeZoneRules(identifier: zone)), dayStartMinutes: start)
       var day = Day(year: 2026, month: 1, day: 1)
       for _ in 0..<366 {
         let window = calendar.window(of: day)
@@ -79,7 +79,7 @@ import Testing
 @Suite struct DayWindowsTests {
   @Test(arguments: [("Europe/Berlin", 0), ("America/New_York", 240), ("Australia/Lord_Howe", 90), ("UTC", 0)])
   func windowsAgreeWithTheCalendar(zone: String, dayStart: Int) throws {
-    let calendar = JournalCalendar(timeZone: try #require(TimeZone(identifier: zone)), dayStartMinutes: dayStart)
+    let calendar = JournalCalendar(timeZone: try #require(TimeZoneRules(identifier: zone)), dayStartMinutes: dayStart)
     let first = Day(year: 2026, month: 3, day: 1)
     let last = Day(year: 2026, month: 11, day: 30)
     let windows = DayWindows(calendar: calendar, first: first, last: last)

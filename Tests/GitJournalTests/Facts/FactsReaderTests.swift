@@ -52,7 +52,7 @@ import Testing
       entries.append(RepositoryEntry(name: "r\(index)", path: repository.path, isPrivate: false))
     }
     entries.insert(RepositoryEntry(name: "gone", path: owner.path("gone"), isPrivate: false), at: 7)
-    let calendar = JournalCalendar(timeZone: TimeZone(identifier: "UTC")!)
+    let calendar = JournalCalendar(timeZone: .utc)
     let reader = FactsReader(
       sources: FactsSources(
         repositories: entries, authors: [], includeMerges: false, calendar: calendar,

@@ -2,10 +2,10 @@ import Foundation
 import Testing
 
 @testable import Facts
+@testable import Support
 
-/// `JournalCalendar` does the calendar's arithmetic with the zone's offsets, leaving only the days near a change
-/// of offset to Foundation's `Calendar`: every day's window, every instant's day, clock time and timestamp must
-/// be what `Calendar` gives, in zones with daylight saving at 02:00 and at midnight, half-hour and 45-minute
+/// `JournalCalendar` does the calendar's arithmetic with the offsets of the system's zone files: every day's window,
+/// every instant's day, clock time and timestamp must be what Foundation's `Calendar` gives with ICU's zones, in zones with daylight saving at 02:00 and at midnight, half-hour and 45-minute
 /// offsets, a zone that skipped a whole day, and for day starts from midnight to a minute before the next.
 @Suite struct JournalCalendarTests {
   /// `start(of:)` as it was written with `Calendar` alone.
@@ -34,7 +34,7 @@ import Testing
   }
 
   private static func check(zoneName: String) {
-    guard let zone = TimeZone(identifier: zoneName) else {
+    guard let zone = TimeZone(identifier: zoneName), let rules = TimeZoneRules(identifier: zoneName) else {
       Issue.record("no zone \(zoneName)")
       return
     }
@@ -47,7 +47,7 @@ import Testing
     let samples = (0..<1_000).map { _ in Int64.random(in: first...1_830_297_600, using: &random) }
     let instants = changes.flatMap { stride(from: $0 - 2 * 86_400, to: $0 + 3 * 86_400, by: 900) } + samples
     for dayStart in [0, 30, 150, 1_439] {
-      let journal = JournalCalendar(timeZone: zone, dayStartMinutes: dayStart)
+      let journal = JournalCalendar(timeZone: rules, dayStartMinutes: dayStart)
       var daysChecked = Set<Day>()
       for seconds in instants {
         let day = journal.day(containing: seconds)
@@ -71,11 +71,11 @@ import Testing
 
   /// Before 1970 too: negative instants divide down, not toward zero.
   @Test func instantsBefore1970() throws {
-    let journal = JournalCalendar(timeZone: try #require(TimeZone(identifier: "America/New_York")))
+    let journal = JournalCalendar(timeZone: try #require(TimeZoneRules(identifier: "America/New_York")))
     #expect(journal.day(containing: -1) == Day(year: 1969, month: 12, day: 31))
     #expect(journal.isoTimestamp(-1) == "1969-12-31T18:59:59-05:00")
     #expect(journal.clockTime(-86_400 * 365) == "19:00")
-    let utc = JournalCalendar(timeZone: try #require(TimeZone(identifier: "UTC")))
+    let utc = JournalCalendar(timeZone: try #require(TimeZoneRules(identifier: "UTC")))
     #expect(utc.day(containing: -86_400) == Day(year: 1969, month: 12, day: 31))
     #expect(utc.day(containing: -86_401) == Day(year: 1969, month: 12, day: 30))
     #expect(utc.isoTimestamp(-86_401) == "1969-12-30T23:59:59+00:00")

@@ -66,7 +66,7 @@ import Testing
     let records = try Self.records()
     let union = DayFacts.union(of: Self.day, records: records)
     #expect(DayFacts.union(of: Self.day, records: records.reversed()) == union)
-    let calendar = JournalCalendar(timeZone: TimeZone(identifier: "UTC")!, dayStartMinutes: 0)
+    let calendar = JournalCalendar(timeZone: .utc, dayStartMinutes: 0)
     #expect(
       DayFacts.union(of: Self.day, records: records.reversed()).signature(calendar: calendar)
         == union.signature(calendar: calendar))

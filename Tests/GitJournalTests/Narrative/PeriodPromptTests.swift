@@ -193,7 +193,7 @@ struct PeriodPromptTests {
     let month = PeriodFacts(period: .month(Month(containing: Self.day(6))), days: [sunday])
     #expect(week.signature(calendar: Self.calendar) != month.signature(calendar: Self.calendar))
     #expect(week.signature(calendar: Self.calendar) != sunday.signature(calendar: Self.calendar))
-    let berlin = JournalCalendar(timeZone: try #require(TimeZone(identifier: "Europe/Berlin")))
+    let berlin = JournalCalendar(timeZone: try #require(TimeZoneRules(identifier: "Europe/Berlin")))
     #expect(week.signature(calendar: berlin) != week.signature(calendar: Self.calendar))
   }
 }

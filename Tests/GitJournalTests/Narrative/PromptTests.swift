@@ -11,7 +11,7 @@ import Testing
 /// What the model is asked (version 2, tuned on SmolLM2-135M-Instruct; BENCHMARKS.md): prose with the question
 /// last, commit counts as the only numbers, and nothing of a private project but its name and count.
 struct PromptTests {
-  static let calendar = JournalCalendar(timeZone: TimeZone(identifier: "UTC")!)
+  static let calendar = JournalCalendar(timeZone: .utc)
   static let day = Day(year: 2026, month: 10, day: 12)
 
   static func project(_ name: String, isPrivate: Bool = false, _ subjects: [String]) -> ProjectFacts {

@@ -41,7 +41,7 @@ struct SentenceGuardTests {
     var testDescription: String { String(raw.prefix(70)) }
   }
 
-  static let calendar = JournalCalendar(timeZone: TimeZone(identifier: "UTC")!)
+  static let calendar = JournalCalendar(timeZone: .utc)
 
   /// The facts of a day of these projects.
   static func facts(_ projects: [Project]) -> DayFacts {

@@ -31,28 +31,32 @@ import Testing
 
 /// With no `TZ`, the journal's days follow the zone `/etc/localtime` links to, as `TimeZone.current` does.
 @Suite struct SystemTimeZoneTests {
-  @Test func withoutTZTheZoneIsTheSystems() {
-    var variables = ProcessInfo.processInfo.environment
-    variables["TZ"] = nil
-    let environment = Environment(variables: variables, currentDirectory: "/")
-    if ProcessInfo.processInfo.environment["TZ"] == nil {
-      #expect(environment.systemTimeZone.identifier == TimeZone.current.identifier)
-    }
-    // A machine without the link (some containers) has no zone to find: TimeZone.current decides there.
-    guard let link = try? FileManager.default.destinationOfSymbolicLink(atPath: "/etc/localtime"),
-      link.contains("zoneinfo/")
-    else {
-      #expect(Environment.localTimeZone() == nil)
+  /// Without `TZ`, `/etc/localtime`'s zone, named after the zone file it links to.
+  @Test func withoutTZTheZoneIsTheSystems() throws {
+    let environment = Environment(variables: [:], currentDirectory: "/")
+    guard let link = try? FileManager.default.destinationOfSymbolicLink(atPath: "/etc/localtime") else {
+      #expect(environment.systemTimeZone.identifier == (Environment.localTimeZone() == nil ? "UTC" : "localtime"))
       return
     }
     let name = link.components(separatedBy: "zoneinfo/").last ?? ""
-    #expect(Environment.localTimeZone()?.identifier == TimeZone(identifier: name)?.identifier)
+    #expect(environment.systemTimeZone.identifier == name)
+    #expect(environment.systemTimeZone == TimeZoneRules(identifier: name))
   }
 
-  @Test func aValidTZWinsAndAnInvalidOneFallsBack() {
-    let paris = Environment(variables: ["TZ": ":Europe/Paris"], currentDirectory: "/")
-    #expect(paris.systemTimeZone.identifier == "Europe/Paris")
-    let invalid = Environment(variables: ["TZ": "Nowhere/Atlantis"], currentDirectory: "/")
-    #expect(invalid.systemTimeZone.identifier == TimeZone.current.identifier)
+  /// `TZ` as the C library reads it: a zone name with or without `:`, a zone file's path, a POSIX rule; empty is
+  /// UTC, and what names no zone falls back to the system's.
+  @Test func tzAsTheCLibraryReadsIt() throws {
+    func zone(_ tz: String) -> TimeZoneRules {
+      Environment(variables: ["TZ": tz], currentDirectory: "/").systemTimeZone
+    }
+    #expect(zone(":Europe/Paris").identifier == "Europe/Paris")
+    #expect(zone("Europe/Paris").offset(at: 1_782_000_000) == 7_200)
+    #expect(zone("/usr/share/zoneinfo/Asia/Tokyo").offset(at: 1_782_000_000) == 32_400)
+    let rule = zone("EST5EDT4,M3.2.0,M11.1.0")
+    #expect(rule.identifier == "EST5EDT4,M3.2.0,M11.1.0" && rule.offset(at: 1_782_000_000) == -14_400)
+    #expect(zone("").identifier == "UTC")
+    let system = Environment(variables: [:], currentDirectory: "/").systemTimeZone
+    #expect(zone("Nowhere/Atlantis") == system)
+    #expect(zone("../../etc/passwd") == system)
   }
 }

@@ -10,7 +10,7 @@ import Foundation
 /// Journal pages and files built in memory, for the pure tests of rendering and merging.
 enum JournalFixtures {
   static let day = Day(year: 2026, month: 3, day: 10)
-  static let calendar = JournalCalendar(timeZone: TimeZone(identifier: "UTC")!)
+  static let calendar = JournalCalendar(timeZone: .utc)
 
   /// A page of one project whose commits have `subjects`, one a minute from 09:00.
   static func page(subjects: [String], project: String = "app", day: Day = day) -> JournalPage {

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import Support
@@ -14,4 +15,23 @@ import Testing
     #expect(PathText.name(of: path) == name, "\(path)")
   }
 
+  @Test(arguments: [
+    ("/a/./b//c/", "/a/b/c"), ("/a/b/../c", "/a/c"), ("/../a", "/a"), ("/", "/"), ("a/../..", ".."), ("./", "."),
+    ("a/b/../../c", "c"), ("/a/b/../../..", "/"),
+  ])
+  func standardized(path: String, expected: String) {
+    #expect(PathText.standardized(path) == expected, "\(path)")
+  }
+
+  /// A path that does not exist yet is resolved as far as its folders exist: a symlinked folder gives its target.
+  @Test func aPathNotThereYetResolvesThroughItsFolders() throws {
+    let scratch = try ScratchDirectory("gitjournal-paths")
+    let real = scratch.path("real")
+    try FileManager.default.createDirectory(atPath: real, withIntermediateDirectories: true)
+    #expect(symlink(real, scratch.path("link")) == 0)
+    let environment = Environment(variables: ["HOME": scratch.path("link")], currentDirectory: "/")
+    let resolvedReal = try #require(realpath(real, nil).map { String(cString: $0) })
+    #expect(environment.absolute("~/new/./x/../repo") == resolvedReal + "/new/repo")
+    #expect(environment.absolute("~") == resolvedReal)
+  }
 }

@@ -43,7 +43,7 @@ import Testing
               stats: DiffStats(filesChanged: 1, insertions: 12, deletions: 3))
           ])
       ])
-    let calendar = JournalCalendar(timeZone: TimeZone(identifier: "UTC")!)
+    let calendar = JournalCalendar(timeZone: .utc)
     let file = JournalMerger.merge(
       page: JournalPage(facts: facts, narrative: nil, calendar: calendar), into: nil, day: facts.day)
     let styled = JournalFileRenderer.render(file, style: TerminalStyle(isEnabled: true))
