@@ -39,7 +39,7 @@ enum MessageDecoder {
   /// The C library's name of a legacy encoding a commit may declare, among those known here: a commit's header is
   /// anyone's text, and the rest of the C library's converters are not offered to it.
   private static func converterName(for name: String) -> String? {
-    switch name.lowercased().replacing("_", with: "-") {
+    switch name.lowercased().replacingEvery("_", with: "-") {
     case "iso-8859-1", "iso8859-1", "latin1", "latin-1", "l1": "ISO-8859-1"
     case "iso-8859-2", "iso8859-2", "latin2": "ISO-8859-2"
     case "windows-1252", "cp1252": "CP1252"

@@ -25,7 +25,7 @@ package struct PathFilter: Sendable, Equatable {
     if pattern.isEmpty { return "empty" }
     if pattern.hasPrefix("/") { return "an absolute path" }
     if pattern.hasPrefix(":") { return "pathspec magic" }
-    if pattern.contains("\n") || pattern.contains("\0") { return "a control character" }
+    if pattern.contains("\n" as Character) || pattern.contains("\0" as Character) { return "a control character" }
     return nil
   }
 

@@ -253,7 +253,8 @@ package final class Repository {
       }
     }
     for file in files {
-      let contents = FileManager.default.contents(atPath: file).map { String(decoding: $0, as: UTF8.self) }
+      // A file that is not a regular one (a FIFO would block) counts as none.
+      let contents = ((try? AtomicFile.readContents(file)) ?? nil).map { String(decoding: $0.bytes, as: UTF8.self) }
       text += "file \(file)\n\(contents ?? "(none)")\n"
     }
     text += "blob \(configString("mailmap.blob") ?? "(none)")\n"

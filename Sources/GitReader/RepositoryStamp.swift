@@ -80,7 +80,7 @@ struct RepositoryStamp: Equatable {
     guard stamp.entries.first(where: { $0.path == common + "/reftable" })?.stamp.kind == .absent else { return nil }
     guard libgit2ConfigFiles.allSatisfy(configs.contains) else { return nil }
     for config in configs {
-      guard let text = contents(config), !text.lowercased().contains("include") else { return nil }
+      guard let text = contents(config), !text.lowercased().contains(text: "include") else { return nil }
     }
     guard isLocalBranchOrDetached(contents(gitDirectory + "/HEAD")) else { return nil }
     return stamp

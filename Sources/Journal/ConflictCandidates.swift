@@ -50,7 +50,7 @@ final class ConflictCandidates: @unchecked Sendable {
     let all = FolderListing.names(in: directory, withPrefix: "")
     // Pages are named from their year: a copy begins with a digit too, the folder's other files need not.
     let candidates = all.filter { Self.isCandidate($0) }
-    leftovers = Set(all.filter { $0.hasPrefix(".") && $0.contains(AtomicFile.temporaryMarker) })
+    leftovers = Set(all.filter { $0.hasPrefix(".") && $0.contains(text: AtomicFile.temporaryMarker) })
     names = candidates
     return candidates
   }

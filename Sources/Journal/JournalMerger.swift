@@ -208,7 +208,7 @@ public enum JournalMerger {
   }
 
   private static func checksum(in endLine: String) -> Substring? {
-    guard let range = endLine.firstRange(of: "checksum=") else { return nil }
+    guard let range = endLine.firstOccurrence(of: "checksum=") else { return nil }
     return endLine[range.upperBound...].prefix { $0.isHexDigit }
   }
 

@@ -21,7 +21,7 @@ public struct PageLinks: Equatable, Sendable {
 
   /// Reads a line `line` wrote; nil for any other line. Names are taken as written: only gitjournal writes them.
   init?(line: some StringProtocol) {
-    let parts = line.split(separator: " · ", omittingEmptySubsequences: false).map { String($0) }
+    let parts = line.pieces(separatedBy: " · ")
     guard parts.allSatisfy({ $0.hasSuffix("]]") || $0.hasSuffix("]] →") }) else { return nil }
     var previous: String?
     var up: String?

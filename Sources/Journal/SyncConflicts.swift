@@ -28,7 +28,7 @@ struct SyncConflicts: Sendable {
     guard name.hasPrefix(base), name.hasSuffix(".md") else { return false }
     let middle = name.dropFirst(base.count).dropLast(3)
     if middle.hasPrefix(".sync-conflict-") { return true }
-    if middle.hasPrefix(" ("), middle.hasSuffix(")"), middle.contains("conflicted copy") { return true }
+    if middle.hasPrefix(" ("), middle.hasSuffix(")"), middle.contains(text: "conflicted copy") { return true }
     if middle.hasPrefix(" "), middle.count > 1, middle.dropFirst().allSatisfy({ $0.isASCII && $0.isNumber }) {
       return true
     }

@@ -103,7 +103,7 @@ package struct HTTPClient: Sendable {
       var path = url.path.isEmpty ? "/" : url.path
       if let query = url.query { path += "?" + query }
       self.path = path
-      let bracketed = host.contains(":") ? "[\(host)]" : host
+      let bracketed = host.contains(":" as Character) ? "[\(host)]" : host
       hostHeader = url.port.map { "\(bracketed):\($0)" } ?? bracketed
     }
   }

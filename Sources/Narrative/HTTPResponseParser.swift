@@ -58,7 +58,7 @@ enum HTTPResponseParser {
         .malformedResponse(raw.isEmpty ? "the server closed the connection without answering" : "incomplete headers"))
     }
     let head = String(decoding: raw[..<split], as: UTF8.self)
-    let lines = head.split(separator: "\r\n", omittingEmptySubsequences: false).map { String($0) }
+    let lines = head.pieces(separatedBy: "\r\n")
     let statusLine = lines.first ?? ""
     guard let status = Self.status(statusLine) else {
       return .invalid(.malformedResponse("status line '\(statusLine.prefix(80))'"))

@@ -62,7 +62,7 @@ public struct NarrativeSettings: Sendable, Equatable {
   /// True unless `url` names a port outside 1...65535. Foundation reads `:65536` as 65536 and drops a port too long
   /// for an Int (so `:99999999999999999999` would quietly mean port 80); this reads the digits itself.
   package static func hasValidPort(_ url: String) -> Bool {
-    guard let start = url.firstRange(of: "://")?.upperBound else { return true }
+    guard let start = url.firstOccurrence(of: "://")?.upperBound else { return true }
     var authority = url[start...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
     if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
     let portText: Substring
@@ -94,7 +94,7 @@ enum OllamaHost {
     guard !text.isEmpty else { return defaultURL }
     var scheme = "http"
     var defaultPort = "11434"
-    if let range = text.firstRange(of: "://") {
+    if let range = text.firstOccurrence(of: "://") {
       scheme = String(text[..<range.lowerBound]).lowercased()
       text = String(text[range.upperBound...])
       defaultPort = scheme == "https" ? "443" : "80"

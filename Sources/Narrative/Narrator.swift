@@ -213,7 +213,7 @@ public actor Narrator {
         return sentence
       case .rejected(let reason):
         reasons.append(reason)
-        log("\(name): sentence rejected, \(reason): \(raw.prefix(200).replacing("\n", with: " "))")
+        log("\(name): sentence rejected, \(reason): \(raw.prefix(200).replacingEvery("\n", with: " "))")
         asked = prompt.retrying(after: reason)
       }
     }

@@ -31,7 +31,7 @@ struct OllamaEngine: NarrativeEngine {
         "/api/generate", body: body, timeout: settings.timeout, answer: EngineMessages.OllamaAnswer.self,
         expected: "no 'response' text in Ollama's answer"
       ).response
-    } catch NarrativeError.server(404, let message) where !message.lowercased().contains("model") {
+    } catch NarrativeError.server(404, let message) where !message.lowercased().contains(text: "model") {
       // llama-server and other OpenAI-compatible servers answer /api/tags but have no /api/generate.
       throw NarrativeError.server(
         status: 404,

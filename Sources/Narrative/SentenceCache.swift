@@ -79,7 +79,7 @@ package struct SentenceCache: Sendable {
 
   func storeRejection(_ reason: String, signature: String, page: Page = .day) throws {
     // One line, as the log shows it.
-    let line = reason.replacing("\n", with: " ")
+    let line = reason.replacingEvery("\n", with: " ")
     try StateFile.write(
       [[line]], to: rejectionFolder + "/" + rejectionKey(signature: signature, page: page) + ".txt", isCache: true)
   }

@@ -36,7 +36,7 @@ enum SentenceGuard {
   static func check(
     _ raw: String, prompt: String, question: String = Prompt.question, grounding: Grounding
   ) -> Verdict {
-    let normalized = stripThinking(raw).replacing("’", with: "'")
+    let normalized = stripThinking(raw).replacingEvery("’", with: "'")
     var lines = normalized.split(whereSeparator: \.isNewline).map { stripDecoration(String($0)) }.filter { !$0.isEmpty }
     // "Here is the sentence:" on a line of its own, then the sentence.
     while let first = lines.first, isPreamble(first) { lines.removeFirst() }
@@ -64,7 +64,7 @@ enum SentenceGuard {
     guard text.contains(where: \.isLetter) else { return .rejected("no words") }
     if let markup = markup(in: text) { return .rejected(markup) }
     // The question's "one sentence" is no fact: without it, "Lens-1" is an invented number.
-    let facts = prompt.replacing(question, with: "")
+    let facts = prompt.replacingEvery(question, with: "")
     // The factual line's counts are facts too, though the prompt leaves them out.
     let allowed = numbers(in: facts).union(grounding.counts)
     for number in numbers(in: text) where !allowed.contains(number) {
@@ -103,21 +103,21 @@ enum SentenceGuard {
     if let html = text.firstMatch(of: #/<[A-Za-z\/!?][^>]{0,40}|&#?[A-Za-z0-9]+;/#) {
       return "contains HTML ('\(html.output)')"
     }
-    if text.contains("`") { return "contains a code span (a backtick)" }
+    if text.contains("`" as Character) { return "contains a code span (a backtick)" }
     return nil
   }
 
   /// Removes `<think>…</think>` (also an unclosed one at the start, up to the end of the reasoning).
   static func stripThinking(_ text: String) -> String {
     var result = text
-    while let open = result.firstRange(of: "<think>") {
-      if let close = result[open.upperBound...].firstRange(of: "</think>") {
+    while let open = result.firstOccurrence(of: "<think>") {
+      if let close = result[open.upperBound...].firstOccurrence(of: "</think>") {
         result.removeSubrange(open.lowerBound..<close.upperBound)
       } else {
         result.removeSubrange(open.lowerBound..<result.endIndex)
       }
     }
-    return result.replacing("</think>", with: "")
+    return result.replacingEvery("</think>", with: "")
   }
 
   private static func stripDecoration(_ text: String) -> String {
@@ -208,7 +208,7 @@ enum SentenceGuard {
     let lowered = text.lowercased()
     let target = phrase.lowercased()
     var start = lowered.startIndex
-    while let found = lowered[start...].firstRange(of: target) {
+    while let found = lowered[start...].firstOccurrence(of: target) {
       if found.lowerBound == lowered.startIndex || !lowered[lowered.index(before: found.lowerBound)].isLetter {
         return true
       }

@@ -27,7 +27,14 @@ public struct Environment: Sendable {
 
   /// The running process's environment.
   public static var current: Environment {
-    Environment(variables: processVariables(), currentDirectory: FileManager.default.currentDirectoryPath)
+    Environment(variables: processVariables(), currentDirectory: currentDirectoryPath())
+  }
+
+  /// The working directory, as `getcwd` gives it; `/` when it cannot be told (removed since, say).
+  static func currentDirectoryPath() -> String {
+    guard let path = getcwd(nil, 0) else { return "/" }
+    defer { free(path) }
+    return String(cString: path)
   }
 
   /// The process's variables as `ProcessInfo.environment` gives them (an entry without `=` left out, the last of

@@ -190,8 +190,8 @@ struct CompletionScript {
   }
 
   private static func zshEscaped(_ text: String) -> String {
-    text.replacing("'", with: "'\\''").replacing(":", with: "\\:")
-      .replacing("[", with: "\\[").replacing("]", with: "\\]")
+    text.replacingEvery("'", with: "'\\''").replacingEvery(":", with: "\\:")
+      .replacingEvery("[", with: "\\[").replacingEvery("]", with: "\\]")
   }
 
   // MARK: fish
@@ -246,6 +246,6 @@ struct CompletionScript {
   }
 
   private static func fishEscaped(_ text: String) -> String {
-    text.replacing("\\", with: "\\\\").replacing("'", with: "\\'")
+    text.replacingEvery("\\", with: "\\\\").replacingEvery("'", with: "\\'")
   }
 }

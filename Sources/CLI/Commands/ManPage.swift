@@ -7,7 +7,7 @@ enum ManPage {
     var lines = [
       ".TH GITJOURNAL 1 \"\" \"gitjournal \(escaped(Version.current))\" \"User Commands\"",
       ".SH NAME",
-      "gitjournal \\- " + escaped(CLI.overview.abstract.replacing("gitjournal: ", with: "")),
+      "gitjournal \\- " + escaped(CLI.overview.abstract.replacingEvery("gitjournal: ", with: "")),
       ".SH SYNOPSIS",
       ".B gitjournal",
       "\\fIcommand\\fR [\\fIoptions\\fR]",
@@ -60,7 +60,7 @@ enum ManPage {
 
   /// Text escaped for roff: backslashes and dashes.
   static func escaped(_ text: String) -> String {
-    text.replacing("\\", with: "\\e").replacing("-", with: "\\-")
+    text.replacingEvery("\\", with: "\\e").replacingEvery("-", with: "\\-")
   }
 
   /// A line of text that roff must not read as a request (a leading `.` or `'`).

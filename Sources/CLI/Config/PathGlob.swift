@@ -24,7 +24,7 @@ struct PathGlob: Equatable, Sendable {
     if text.hasPrefix("/") {
       pattern = text
       isName = false
-    } else if !text.contains("/") {
+    } else if !text.contains("/" as Character) {
       pattern = text
       isName = true
     } else {

@@ -86,7 +86,7 @@ struct GlobalGitConfig {
 
   /// A value in double quotes, as git writes one: `\` and `"` escaped.
   static func quotedValue(_ text: String) -> String {
-    "\"" + text.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") + "\""
+    "\"" + text.replacingEvery("\\", with: "\\\\").replacingEvery("\"", with: "\\\"") + "\""
   }
 
   /// What appending `block` changed: the exact bytes added (a line feed first when the file did not end with

@@ -98,7 +98,7 @@ enum HookScript {
   /// Single quotes make every character literal, `$`, backticks and newlines included; a single quote
   /// itself becomes '\\''.
   static func shellQuoted(_ text: String) -> String {
-    "'" + text.replacing("'", with: "'\\''") + "'"
+    "'" + text.replacingEvery("'", with: "'\\''") + "'"
   }
 
   /// True when `text` is a hook gitjournal wrote, edited since or not.
@@ -115,7 +115,7 @@ enum HookScript {
     else { return false }
     let head = String(decoding: bytes[..<lineStart], as: UTF8.self)
     let last = String(decoding: bytes[lineStart..<(bytes.count - 1)], as: UTF8.self)
-    return last == checksumPrefix + checksum(of: head) && head.contains("\n" + marker + hook.rawValue + "\n")
+    return last == checksumPrefix + checksum(of: head) && head.contains(text: "\n" + marker + hook.rawValue + "\n")
   }
 
   /// The same check as the journal block's: the first 12 hex digits of git's blob id.
@@ -125,8 +125,8 @@ enum HookScript {
 
   /// Whether `text` is `templateOf010` for `hook` with some binary's path, byte for byte.
   private static func isUneditedScriptOf010(_ text: String, hook: GitHook) -> Bool {
-    let rendered = templateOf010.replacing("@HOOK@", with: hook.rawValue)
-    guard let placeholder = rendered.firstRange(of: "@GITJOURNAL@") else { return false }
+    let rendered = templateOf010.replacingEvery("@HOOK@", with: hook.rawValue)
+    guard let placeholder = rendered.firstOccurrence(of: "@GITJOURNAL@") else { return false }
     let before = Array(rendered[..<placeholder.lowerBound].utf8)
     let after = Array(rendered[placeholder.upperBound...].utf8)
     let bytes = Array(text.utf8)
@@ -136,7 +136,7 @@ enum HookScript {
     let quoted = String(decoding: bytes[before.count..<(bytes.count - after.count)], as: UTF8.self)
     guard quoted.hasPrefix("'"), quoted.hasSuffix("'") else { return false }
     // Exactly what `shellQuoted` makes of some path, and nothing appended to it.
-    let path = String(quoted.dropFirst().dropLast()).replacing("'\\''", with: "'")
+    let path = String(quoted.dropFirst().dropLast()).replacingEvery("'\\''", with: "'")
     return shellQuoted(path) == quoted
   }
 }

@@ -39,14 +39,14 @@ enum JournalFileRenderer {
   /// branch cyan, counts green and red.
   private static func commitLine(_ line: String, style: TerminalStyle) -> String? {
     let body = line.dropFirst(2)
-    guard body.count > 6, body.dropFirst(5).first == " ", let open = body.ranges(of: " (`").last,
+    guard body.count > 6, body.dropFirst(5).first == " ", let open = body.occurrences(of: " (`").last,
       body.hasSuffix(")")
     else { return nil }
     let time = body.prefix(5)
     let subject = body[body.index(body.startIndex, offsetBy: 6)..<open.lowerBound]
     let details = body[open.upperBound..<body.index(before: body.endIndex)]
     // The id has no backtick and the counts no comma; the branch, escaped, may have either.
-    guard let idEnd = details.firstIndex(of: "`"), let countsStart = details.ranges(of: ", ").last,
+    guard let idEnd = details.firstIndex(of: "`"), let countsStart = details.occurrences(of: ", ").last,
       countsStart.lowerBound > idEnd
     else { return nil }
     let id = details[..<idEnd]
