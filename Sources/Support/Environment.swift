@@ -145,6 +145,10 @@ public struct Environment: Sendable {
     // An existing path is resolved by the system (the hook does this for every configured repository); one that
     // does not exist yet, as far as its folders do, with the rest made plain.
     if let resolved = Self.resolvedFolder(expanded) { return resolved }
+    if let resolved = realpath(expanded, nil) {
+      defer { free(resolved) }
+      return String(cString: resolved)
+    }
     var existing = PathText.standardized(expanded)
     var rest: [String] = []
     while true {

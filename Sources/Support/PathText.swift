@@ -16,6 +16,7 @@ package enum PathText {
   }
 
   private static let slashByte = UInt8(ascii: "/")
+  private static let dotByte = UInt8(ascii: ".")
 
   /// The path's bytes without trailing slashes (one slash alone stays). Bytes, not Characters: a "/" is one byte in
   /// UTF-8 and never part of another character, and counting Characters walks the whole path each time.
@@ -29,21 +30,38 @@ package enum PathText {
   /// no trailing slash: the path's text made plain without looking at the file system (an absolute path stays
   /// absolute; `..` above the root stays at the root).
   package static func standardized(_ path: String) -> String {
-    let isAbsolute = path.utf8.first == slashByte
-    var components: [Substring] = []
-    for component in path.split(separator: "/", omittingEmptySubsequences: true) {
-      switch component {
-      case ".": continue
-      case "..":
-        if let last = components.last, last != ".." {
-          components.removeLast()
+    let bytes = Array(path.utf8)
+    let isAbsolute = bytes.first == slashByte
+    // The components kept, as ranges of `bytes`.
+    var kept: [Range<Int>] = []
+    var start = 0
+    while start < bytes.count {
+      let end = bytes[start...].firstIndex(of: slashByte) ?? bytes.count
+      let length = end - start
+      let isDot = length == 1 && bytes[start] == dotByte
+      let isDotDot = length == 2 && bytes[start] == dotByte && bytes[start + 1] == dotByte
+      if length == 0 || isDot {
+        // Nothing: a doubled slash or `.`.
+      } else if isDotDot {
+        if let last = kept.last,
+          !(last.count == 2 && bytes[last.lowerBound] == dotByte && bytes[last.lowerBound + 1] == dotByte)
+        {
+          kept.removeLast()
         } else if !isAbsolute {
-          components.append(component)
+          kept.append(start..<end)
         }
-      default: components.append(component)
+      } else {
+        kept.append(start..<end)
       }
+      start = end + 1
     }
-    let joined = components.joined(separator: "/")
-    return isAbsolute ? "/" + joined : (joined.isEmpty ? "." : joined)
+    var result: [UInt8] = isAbsolute ? [slashByte] : []
+    for (index, range) in kept.enumerated() {
+      if index > 0 { result.append(slashByte) }
+      result += bytes[range]
+    }
+    if result.isEmpty { result = [dotByte] }
+    return String(decoding: result, as: UTF8.self)
   }
+
 }

@@ -149,6 +149,46 @@ public struct Configuration: Sendable {
       let parts = Self.split(entry.name)
       do throws(ConfigError) {
         switch (parts.section, parts.subsection, parts.key) {
+        // First: a config of many repositories is mostly their sections.
+        case ("repo", let name?, let key):
+          let section: Int
+          if let known = sectionIndex[name] {
+            section = known
+          } else {
+            section = sections.count
+            sectionIndex[name] = section
+            sections.append(RepositoryEntry(name: name, path: "", isPrivate: false))
+          }
+          switch key {
+          case "path":
+            guard !entry.value.isEmpty else {
+              emptyPaths.insert(name)
+              throw .invalidValue(key: "repo.\(name).path", value: entry.value, expected: "a repository's folder")
+            }
+            // Made absolute after the loop, all at once (see `Environment.absolute(_:relativeTo:)`).
+            sections[section].path = entry.value
+          case "private":
+            sections[section].isPrivate = try Self.parseBool(entry.value, key: "repo.\(name).private")
+          case "retired":
+            guard let seconds = RetirementTime.parse(entry.value) else {
+              throw .invalidValue(
+                key: "repo.\(name).retired", value: entry.value,
+                expected: "a UTC time such as 2026-12-01T09:30:00Z (set by 'gitjournal uninstall')")
+            }
+            sections[section].retiredAt = seconds
+          case "exclude":
+            if try Self.parseBool(entry.value, key: "repo.\(name).exclude") {
+              excludedNames.insert(name)
+            } else {
+              excludedNames.remove(name)
+            }
+          case "excludepaths":
+            sections[section].excludePaths.append(
+              try Self.parseExcludePath(entry.value, key: "repo.\(name).excludePaths"))
+          default:
+            let suggestion = Suggestion.closest(to: key, among: Self.repositoryKeys)
+            throw .unknownKey(key: "repo.\(name).\(key)", suggestion: suggestion.map { "repo.\(name).\($0)" })
+          }
         case ("journal", nil, "dir"):
           guard !entry.value.isEmpty else {
             throw .invalidValue(key: "journal.dir", value: entry.value, expected: "a folder such as ~/journal")
@@ -217,45 +257,6 @@ public struct Configuration: Sendable {
           throw .unknownKey(key: "journal.\(key)", suggestion: Self.closestKey(to: "journal.\(key)"))
         case ("narrative", nil, let key):
           try narrative.apply(key: key, value: entry.value)
-        case ("repo", let name?, let key):
-          let section: Int
-          if let known = sectionIndex[name] {
-            section = known
-          } else {
-            section = sections.count
-            sectionIndex[name] = section
-            sections.append(RepositoryEntry(name: name, path: "", isPrivate: false))
-          }
-          switch key {
-          case "path":
-            guard !entry.value.isEmpty else {
-              emptyPaths.insert(name)
-              throw .invalidValue(key: "repo.\(name).path", value: entry.value, expected: "a repository's folder")
-            }
-            // Made absolute after the loop, all at once (see `Environment.absolute(_:relativeTo:)`).
-            sections[section].path = entry.value
-          case "private":
-            sections[section].isPrivate = try Self.parseBool(entry.value, key: "repo.\(name).private")
-          case "retired":
-            guard let seconds = RetirementTime.parse(entry.value) else {
-              throw .invalidValue(
-                key: "repo.\(name).retired", value: entry.value,
-                expected: "a UTC time such as 2026-12-01T09:30:00Z (set by 'gitjournal uninstall')")
-            }
-            sections[section].retiredAt = seconds
-          case "exclude":
-            if try Self.parseBool(entry.value, key: "repo.\(name).exclude") {
-              excludedNames.insert(name)
-            } else {
-              excludedNames.remove(name)
-            }
-          case "excludepaths":
-            sections[section].excludePaths.append(
-              try Self.parseExcludePath(entry.value, key: "repo.\(name).excludePaths"))
-          default:
-            let suggestion = Suggestion.closest(to: key, among: Self.repositoryKeys)
-            throw .unknownKey(key: "repo.\(name).\(key)", suggestion: suggestion.map { "repo.\(name).\($0)" })
-          }
         case ("repo", nil, let key):
           throw .unknownKey(key: "repo.\(key)", suggestion: "repo.<name>.\(key) (a [repo \"<name>\"] section)")
         case ("include", nil, "path"), ("includeif", _?, "path"):
