@@ -13,10 +13,10 @@
 /// record, never garbles one. These files are caches: one that cannot be read or written costs time only, so
 /// the reader skips what it cannot parse and the writers skip the fsyncs.
 package enum StateFile {
-  /// Calls `body` with each complete record, in file order, until it returns false. A file that is missing, or
-  /// not a regular file, has no records.
+  /// Calls `body` with each complete record, in file order, until it returns false. A file that is missing, not a
+  /// regular file, or a symlink in the file's place, has no records (see `AtomicFile.readOwnFile`).
   package static func read(_ path: String, _ body: (StateRecord) -> Bool) {
-    guard let bytes = ((try? AtomicFile.readContents(path)) ?? nil)?.bytes else { return }
+    guard let bytes = ((try? AtomicFile.readOwnFile(path)) ?? nil)?.bytes else { return }
     read(bytes: bytes, body)
   }
 

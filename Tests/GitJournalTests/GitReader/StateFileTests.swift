@@ -122,6 +122,19 @@ import Testing
     #expect(TipTimes(folder: scratch.path).time(of: .repeating("a")) == nil)
   }
 
+  /// gitjournal's own files are opened without a look first: a symlink in a file's place is not followed (its
+  /// target is read by no one), a folder is no file, and a regular file still reads.
+  @Test func onlyARegularFileOfItsOwnIsRead() throws {
+    let real = scratch.path("real.tsv")
+    try StateFile.write([["a", "b"]], to: real)
+    #expect(Self.read(real) == [["a", "b"]])
+    let link = scratch.path("link.tsv")
+    #expect(symlink(real, link) == 0)
+    #expect(Self.read(link).isEmpty)
+    try FileManager.default.createDirectory(atPath: scratch.path("folder.tsv"), withIntermediateDirectories: true)
+    #expect(Self.read(scratch.path("folder.tsv")).isEmpty)
+  }
+
   /// The reader reads straight into its array: empty, small and large files come back byte for byte.
   @Test func filesOfAnySizeAreReadWhole() throws {
     var random = SeededGenerator(seed: 7)
