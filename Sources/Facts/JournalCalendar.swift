@@ -23,6 +23,7 @@ public struct JournalCalendar: Sendable {
   /// the day's start rather than the wall clock keeps the two in agreement when the start falls in a
   /// daylight-saving gap or repeated hour, so no instant belongs to no window.
   public func day(containing seconds: Int64) -> Day {
+    let seconds = Self.bounded(seconds)
     var day = Self.epoch.adding(days: Int(Self.floorDivision(wallClock(seconds), 86_400)))
     // The wall clock's date is the day, or a day before it when the day starts later than midnight. Near a change
     // of offset it can be further off: Samoa went from 29 to 31 December 2011, so an instant early on the 31st
@@ -78,6 +79,16 @@ public struct JournalCalendar: Sendable {
   /// What the zone's wall clock reads at an instant, as seconds since 1970-01-01 00:00 of that clock.
   private func wallClock(_ seconds: Int64) -> Int64 { seconds + offset(at: seconds) }
 
+  /// Two days inside the years 1 to 9999, which a day's `YYYY-MM-DD` can name in any zone: 0001-01-03 and
+  /// 9999-12-29 (UTC).
+  static let earliest: Int64 = -62_135_596_800 + 2 * 86_400
+  static let latest: Int64 = 253_402_300_799 - 2 * 86_400
+
+  /// `seconds` within `earliest...latest`. An author time is whatever a commit's header says, and one from beyond
+  /// them (git stores any 64-bit number) would overflow the arithmetic here or name a day of five digits; such an
+  /// instant is taken for the nearest of the two.
+  static func bounded(_ seconds: Int64) -> Int64 { min(max(seconds, earliest), latest) }
+
   private static func floorDivision(_ value: Int64, _ divisor: Int64) -> Int64 {
     value >= 0 ? value / divisor : -((-value + divisor - 1) / divisor)
   }
@@ -86,12 +97,14 @@ public struct JournalCalendar: Sendable {
   /// The zone's offset at that instant added to the time: what the calendar would say, without its
   /// `dateComponents`, which cost a second rebuild 3% of its instructions (once per commit).
   public func clockTime(_ seconds: Int64) -> String {
+    let seconds = Self.bounded(seconds)
     let minutes = (wallClock(seconds) % 86_400 + 86_400) % 86_400 / 60
     return Self.twoDigits(Int(minutes / 60)) + ":" + Self.twoDigits(Int(minutes % 60))
   }
 
   /// ISO 8601 with the zone's offset at that instant, e.g. `2026-11-30T17:40:00+01:00`.
   public func isoTimestamp(_ seconds: Int64) -> String {
+    let seconds = Self.bounded(seconds)
     let offset = Int(self.offset(at: seconds))
     let wall = seconds + Int64(offset)
     let sign = offset < 0 ? "-" : "+"

@@ -86,9 +86,10 @@ public struct Environment: Sendable {
   /// `${XDG_CACHE_HOME:-~/.cache}/gitjournal`: things that can be recomputed.
   public var cacheDirectory: String { xdgFolder("XDG_CACHE_HOME", default: ".cache") + "/gitjournal" }
 
-  /// The time zone the journal keeps when its config names none, as the C library finds it: `TZ`'s (a zone name,
-  /// `:` and a name, a zone file's path, or a POSIX rule such as `EST5EDT`; set but empty is UTC), else
-  /// `/etc/localtime`'s, else UTC.
+  /// The time zone the journal keeps when its config names none: `TZ`'s, read as the C library reads it (a zone
+  /// name, `:` and a name, a zone file's path, or a POSIX rule such as `EST5EDT`; set but empty is UTC), else
+  /// `/etc/localtime`'s, else UTC. A `TZ` that names no zone falls back to `/etc/localtime` (where the C library
+  /// would take UTC), as it did when Foundation read it.
   public var systemTimeZone: TimeZoneRules {
     if var value = variables["TZ"] {
       if value.isEmpty { return .utc }
@@ -158,9 +159,11 @@ public struct Environment: Sendable {
         guard !rest.isEmpty else { return folder }
         return (folder == "/" ? "" : folder) + "/" + rest.reversed().joined(separator: "/")
       }
-      guard existing != "/" else { return PathText.standardized(expanded) }
+      // At the root, or at `.` of a relative base that does not resolve (its folder removed): nothing above.
+      let folder = PathText.folder(of: existing)
+      guard folder != existing else { return PathText.standardized(expanded) }
       rest.append(PathText.name(of: existing))
-      existing = PathText.folder(of: existing)
+      existing = folder
     }
   }
 

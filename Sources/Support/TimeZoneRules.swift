@@ -101,8 +101,40 @@ public struct TimeZoneRules: Sendable, Equatable {
     rule = tzif.rule
   }
 
+  /// The zone's name and a digest of its offsets (FNV-1a of every number that decides them, in hex): what a cache
+  /// of rendered times is kept under, so that a different zone file under the same name (a new `/etc/localtime`
+  /// copied in place) does not pass for the old one.
+  public var fingerprint: String {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    func add(_ number: Int64) {
+      withUnsafeBytes(of: number.littleEndian) { for byte in $0 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 } }
+    }
+    add(Int64(initialOffset))
+    for (transition, offset) in zip(transitions, offsets) {
+      add(transition)
+      add(Int64(offset))
+    }
+    if let rule {
+      add(Int64(rule.standardOffset))
+      if let daylight = rule.daylight {
+        add(Int64(daylight.offset))
+        add(Int64(daylight.startTime))
+        add(Int64(daylight.endTime))
+        for date in [daylight.start, daylight.end] {
+          switch date {
+          case .julian(let day): add(1_000 + Int64(day))
+          case .dayOfYear(let day): add(2_000 + Int64(day))
+          case .monthWeekDay(let month, let week, let weekday): add(3_000 + Int64(month * 100 + week * 10 + weekday))
+          }
+        }
+      }
+    }
+    return identifier + " " + String(hash, radix: 16)
+  }
+
   /// The offset from UTC (seconds east) at the instant `seconds` since 1970.
   public func offset(at seconds: Int64) -> Int {
+    let seconds = Self.bounded(seconds)
     guard let last = transitions.last else { return Int(rule?.offset(at: seconds) ?? initialOffset) }
     if seconds >= last { return Int(rule?.offset(at: seconds) ?? offsets[offsets.count - 1]) }
     if seconds < transitions[0] { return Int(initialOffset) }
@@ -121,6 +153,7 @@ public struct TimeZoneRules: Sendable, Equatable {
   /// go back), and where it never does (clocks going forward), `wall` read with the offset before the change, which
   /// lands as far past the change as `wall` is past its start (02:30 in a gap from 02:00 to 03:00 is 03:30).
   public func instant(atWallClock wall: Int64) -> Int64 {
+    let wall = Self.bounded(wall)
     // No zone's offset is a day from UTC or more, nor does a change move its clock by more than one: the instants
     // that can read `wall` lie within three days of it.
     let from = wall - 3 * 86_400
@@ -138,8 +171,14 @@ public struct TimeZoneRules: Sendable, Equatable {
     return wall - Int64(offset(at: wall))
   }
 
-  /// The instants in `from..<to` at which the offset changes, ascending.
+  /// Instants within a million years of 1970: past them the rules' arithmetic (a year's changes, days of seconds)
+  /// would overflow, and no offset changes anyway.
+  static func bounded(_ seconds: Int64) -> Int64 { min(max(seconds, -(1 << 45)), 1 << 45) }
+
+  /// The instants in `from..<to` at which the offset changes, ascending (within a million years of 1970).
   func changes(from: Int64, to: Int64) -> [Int64] {
+    let from = Self.bounded(from)
+    let to = Self.bounded(to)
     var found = transitions.filter { $0 > from && $0 < to }
     if let rule, rule.daylight != nil, to > (transitions.last ?? Int64.min) {
       let start = max(from, transitions.last ?? from)
@@ -216,7 +255,8 @@ private struct TZif {
     for _ in 0..<header.typeCount {
       let offset = Int32(bitPattern: UInt32(reader.number(4)))
       _ = reader.number(2)  // whether it is daylight time, and its abbreviation
-      guard abs(offset) <= Self.largestOffset else { return nil }
+      // `magnitude`: C's `abs` of Int32.min is Int32.min, which no bound refuses.
+      guard offset.magnitude <= Self.largestOffset.magnitude else { return nil }
       typeOffsets.append(offset)
     }
     guard typeIndices.allSatisfy({ $0 < typeOffsets.count }) else { return nil }
@@ -349,7 +389,9 @@ struct PosixRule: Equatable, Sendable {
         endTime = time
       }
     }
-    guard scanner.isAtEnd, abs(standardOffset) <= TZif.largestOffset, abs(daylightOffset) <= TZif.largestOffset else {
+    guard scanner.isAtEnd, standardOffset.magnitude <= TZif.largestOffset.magnitude,
+      daylightOffset.magnitude <= TZif.largestOffset.magnitude
+    else {
       return nil
     }
     daylight = Daylight(offset: daylightOffset, start: start, startTime: startTime, end: end, endTime: endTime)

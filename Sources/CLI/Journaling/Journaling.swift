@@ -499,7 +499,7 @@ struct Journaling: Sendable {
     let binary = PageStamps.Stamp(path: ExecutablePath.current).map { "\($0)" } ?? "unknown"
     let calendar = configuration.calendar
     let key = [
-      store.directory, store.host, calendar.timeZone.identifier, String(calendar.dayStartMinutes),
+      store.directory, store.host, calendar.timeZone.fingerprint, String(calendar.dayStartMinutes),
       "\(writer.pages)", Version.current, binary,
     ].joined(separator: "\n")
     let name = ContentHash.hex(of: store.directory + "\n" + store.host).prefix(16)

@@ -80,4 +80,18 @@ import Testing
     #expect(utc.day(containing: -86_401) == Day(year: 1969, month: 12, day: 30))
     #expect(utc.isoTimestamp(-86_401) == "1969-12-30T23:59:59+00:00")
   }
+
+  /// An author time from beyond the years 1 to 9999 (a commit's header can say any 64-bit number) is on a day of
+  /// year 1 or 9999, in every zone, without trapping.
+  @Test func instantsBeyondTheCalendar() throws {
+    for zone in ["UTC", "Pacific/Kiritimati", "Pacific/Pago_Pago"] {
+      let journal = JournalCalendar(timeZone: try #require(TimeZoneRules(identifier: zone)), dayStartMinutes: 150)
+      #expect(journal.day(containing: .max).year == 9999, "\(zone)")
+      #expect(journal.day(containing: .min).year == 1, "\(zone)")
+      #expect(journal.isoTimestamp(.max).hasPrefix("9999-12-"), "\(zone)")
+      #expect(journal.isoTimestamp(.min).hasPrefix("0001-01-"), "\(zone)")
+      #expect(!journal.clockTime(.min).isEmpty)
+      _ = journal.window(of: journal.day(containing: .max))
+    }
+  }
 }

@@ -23,6 +23,15 @@ import Testing
     #expect(PathText.standardized(path) == expected, "\(path)")
   }
 
+  /// A relative base that does not resolve (a working folder since removed) still ends: nothing above `.` is looked
+  /// for.
+  @Test func aRelativeBaseThatDoesNotResolveEnds() {
+    let environment = Environment(variables: ["HOME": "/nonexistent-home"], currentDirectory: "gone/folder")
+    // `.` is the process's working folder: the path is made absolute there.
+    #expect(environment.absolute("repo").hasSuffix("/gone/folder/repo"))
+    #expect(environment.absolute("../x/./y").hasSuffix("/gone/x/y"))
+  }
+
   /// A path that does not exist yet is resolved as far as its folders exist: a symlinked folder gives its target.
   @Test func aPathNotThereYetResolvesThroughItsFolders() throws {
     let scratch = try ScratchDirectory("gitjournal-paths")

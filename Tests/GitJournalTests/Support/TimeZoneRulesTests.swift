@@ -40,6 +40,35 @@ import Testing
     }
   }
 
+  /// Two zones under one name (a new `/etc/localtime` copied over the old) have different fingerprints; one zone
+  /// read twice has one.
+  @Test func fingerprintsTellZonesApart() throws {
+    let paris = try #require(TimeZoneRules.read(file: "/usr/share/zoneinfo/Europe/Paris", identifier: "localtime"))
+    let tokyo = try #require(TimeZoneRules.read(file: "/usr/share/zoneinfo/Asia/Tokyo", identifier: "localtime"))
+    let again = try #require(TimeZoneRules.read(file: "/usr/share/zoneinfo/Europe/Paris", identifier: "localtime"))
+    #expect(paris.fingerprint != tokyo.fingerprint && paris.fingerprint == again.fingerprint)
+    #expect(paris.fingerprint.hasPrefix("localtime "))
+    #expect(TimeZoneRules(posix: "EST5EDT")?.fingerprint != TimeZoneRules(posix: "EST5EDT,M4.1.0,M10.5.0")?.fingerprint)
+  }
+
+  /// Instants as far as 64 bits go, which a commit's header can give: no arithmetic traps, and the offsets are
+  /// the zone's.
+  @Test func extremeInstantsDoNotTrap() throws {
+    let zones = [
+      try #require(TimeZoneRules(identifier: "Europe/Paris")),
+      try #require(TimeZoneRules(posix: "EST5EDT,M3.2.0,J365")),
+      try #require(TimeZoneRules(posix: "NZST-12NZDT,M9.5.0,M4.1.0/3")), TimeZoneRules.utc,
+    ]
+    for zone in zones {
+      for instant in [Int64.max, .min, .max - 100_000, .min + 100_000, 1 << 60, -(1 << 60)] {
+        #expect(abs(zone.offset(at: instant)) <= 14 * 3_600, "\(zone.identifier) \(instant)")
+        _ = zone.instant(atWallClock: instant)
+      }
+      #expect(zone.changes(from: .max - 10 * 86_400, to: .max).isEmpty)
+      #expect(zone.changes(from: .min, to: .min + 10 * 86_400).isEmpty)
+    }
+  }
+
   /// A wall-clock time read as Foundation's calendar reads it: once, twice (the first), or in a gap (moved on by
   /// the gap's length).
   @Test func wallClockTimesNearChanges() throws {
@@ -121,6 +150,8 @@ import Testing
         header(version: 0, counts: [0, 0, 0, 1, 1, 4]) + be32(10) + Data([3]) + ttinfo(3_600) + Data(count: 4)
       ))
     cases.append(("days away", header(version: 0, counts: [0, 0, 0, 0, 1, 4]) + ttinfo(400_000) + Data(count: 4)))
+    // The one offset whose C `abs` is itself.
+    cases.append(("Int32.min", header(version: 0, counts: [0, 0, 0, 0, 1, 4]) + ttinfo(.min) + Data(count: 4)))
     cases.append(("no type", header(version: 0, counts: [0, 0, 0, 0, 0, 0])))
     cases.append(("big", Data(count: 300 * 1024)))
     for (name, bytes) in cases {

@@ -315,4 +315,32 @@ import Testing
       #expect(HookWorld.count(next.journalID, in: journal) == 1)
     }
   }
+
+  /// A commit whose header gives an author time beyond the years 1 to 9999 (git stores any 64-bit number, and a
+  /// rebase keeps it): the hook neither traps nor complains, the commit is on no day a journal names, and the next
+  /// commit is journaled as ever.
+  @Test func authorTimesBeyondTheCalendarDoNotStopTheHook() throws {
+    let repository = try world.makeInstalledRepository("code/app")
+    let first = try world.commit(in: repository, "Initial commit")
+    let branch = try world.git(["symbolic-ref", "--short", "HEAD"], in: repository).trimmingCharacters(in: .newlines)
+    for time in ["9223372036854775807", "-9223372036854775808", "253402300800"] {
+      let tree = try world.git(["write-tree"], in: repository).trimmingCharacters(in: .newlines)
+      let parent = try world.git(["rev-parse", "HEAD"], in: repository).trimmingCharacters(in: .newlines)
+      let object =
+        "tree \(tree)\nparent \(parent)\nauthor \(HookWorld.name) <\(HookWorld.email)> \(time) +0000\n"
+        + "committer \(HookWorld.name) <\(HookWorld.email)> 1780000000 +0000\n\nFrom beyond \(time)\n"
+      let file = world.scratch.path("commit-\(time)")
+      try Data(object.utf8).write(to: URL(fileURLWithPath: file))
+      let id = try world.git(["hash-object", "--literally", "-t", "commit", "-w", file], in: repository)
+        .trimmingCharacters(in: .newlines)
+      try world.git(["update-ref", "refs/heads/" + branch, id], in: repository)
+      let hook = try world.gitjournal("hook", "post-commit", in: repository)
+      #expect(hook.status == 0 && hook.standardError.isEmpty, "\(time): \(hook.hookTestSummary)")
+    }
+    let next = try world.commit(in: repository, "Back on the calendar", authorDate: "2026-03-10T10:00:00Z")
+    let journal = try #require(world.journal(next.day))
+    #expect(journal.contains("Back on the calendar") && !journal.contains("From beyond"))
+    #expect(world.journal(first.day) != nil)
+    #expect(!HookWorld.exists(world.hookLogPath), "\(world.hookLogLines())")
+  }
 }
