@@ -1,11 +1,5 @@
 import Support
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
-
 /// One configured repository.
 public struct RepositoryEntry: Equatable, Sendable {
   public var name: String

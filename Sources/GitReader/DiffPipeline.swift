@@ -1,11 +1,5 @@
 import Support
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
-
 /// Line statistics computed while a long walk is still finding commits.
 ///
 /// A rebuild's walk reads commits on one thread for a fifth of its time; the diffs of the commits it has found

@@ -2,12 +2,6 @@ import CLibgit2
 import CSystem
 import Support
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
-
 /// Process-wide libgit2 set-up. `git_libgit2_init` must precede every other call; it is reference counted,
 /// so gitjournal calls it once and never shuts libgit2 down.
 package enum LibGit2 {

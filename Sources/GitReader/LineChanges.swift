@@ -1,11 +1,6 @@
 import CLibgit2
 import Support
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
 #if canImport(Glibc)
   @preconcurrency import Glibc
 #elseif canImport(Darwin)

@@ -2,12 +2,6 @@ import CLibdeflate
 import CLibgit2
 import Support
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
-
 /// Reads objects straight out of a repository's packs, for one thread.
 ///
 /// libgit2 guards each pack with a lock that every object read takes several times (the index search, the

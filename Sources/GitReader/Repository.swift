@@ -1,12 +1,6 @@
 import CLibgit2
 import Support
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
-
 /// An open libgit2 repository. Not thread-safe: use one per task and copy what you need into value types.
 package final class Repository {
   /// The libgit2 handle; internal for the extensions of this type (`Repository+Branches`).

@@ -1,11 +1,5 @@
 import Support
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
-
 /// The committer times of a repository's branch tips, kept beside its line statistics
 /// (`stats-v2/<repository>/tips.tsv`, a `StateFile` of `<id> <time>` records). A repository with thousands of
 /// branches would otherwise have every tip commit read on every commit's hook, only to learn that they are old.

@@ -1,10 +1,5 @@
 import Support
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
 #if canImport(Glibc)
   @preconcurrency import Glibc
 #elseif canImport(Darwin)

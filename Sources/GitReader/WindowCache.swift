@@ -1,11 +1,5 @@
 import Support
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
-
 /// The commits a repository gave for the last short span read (`stats-v2/<repository>/window.tsv`), with the
 /// branch tips they were read from.
 ///

@@ -1,12 +1,6 @@
 import Facts
 import Support
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
-
 /// The names in the journal folder that could be a sync tool's copy of a page, listed once per process and then
 /// asked for each page written: the folder holds a file per day, and listing it for every page made a rebuild
 /// read it once per day. A copy that a sync tool makes while this process runs waits for the next one. The same

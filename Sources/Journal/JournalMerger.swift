@@ -2,12 +2,6 @@ import Facts
 import GitReader
 import Support
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
-
 /// Puts a freshly rendered page into an existing journal file without touching what belongs to the user.
 ///
 /// The file is the user's except for the managed block (between the marker lines) and gitjournal's own

@@ -2,12 +2,6 @@ import Facts
 import GitReader
 import Support
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
-
 /// Ollama's native API: health check `GET /api/tags`, generation `POST /api/generate`.
 struct OllamaEngine: NarrativeEngine {
   let endpoint: JSONEndpoint

@@ -1,12 +1,6 @@
 import GitReader
 import Support
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
-
 /// The OpenAI-compatible chat API of llama.cpp's llama-server, LM Studio, vLLM, llamafile and Ollama's /v1:
 /// health check `GET /v1/models`, generation `POST /v1/chat/completions`.
 struct OpenAIEngine: NarrativeEngine {

@@ -2,11 +2,6 @@ import Facts
 import GitReader
 import Support
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
 #if canImport(Glibc)
   @preconcurrency import Glibc
 #elseif canImport(Darwin)

@@ -1,11 +1,5 @@
 import Dispatch
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
-
 /// Work on a row of items spread over a few threads, stopping early when told: the items are taken in order, one at a
 /// time, so those done are always the first ones however the threads interleave. A rebuild writes the days of a run
 /// this way, until its turn holding the journal lock is over.

@@ -4,9 +4,10 @@
 extension StringProtocol {
   /// Where `piece` occurs, from the start, without overlaps.
   package func occurrences(of piece: String) -> [Range<Index>] {
+    let needle = Array(piece.utf8)
     var found: [Range<Index>] = []
     var position = startIndex
-    while let range = occurrence(of: piece, from: position) {
+    while let range = occurrence(of: needle, from: position) {
       found.append(range)
       position = range.upperBound
     }
@@ -14,14 +15,15 @@ extension StringProtocol {
   }
 
   /// Whether `piece` occurs (an empty piece never does).
-  package func contains(text piece: String) -> Bool { occurrence(of: piece, from: startIndex) != nil }
+  package func contains(text piece: String) -> Bool { firstOccurrence(of: piece) != nil }
 
   /// Where `piece` first occurs, or nil.
-  package func firstOccurrence(of piece: String) -> Range<Index>? { occurrence(of: piece, from: startIndex) }
+  package func firstOccurrence(of piece: String) -> Range<Index>? {
+    occurrence(of: Array(piece.utf8), from: startIndex)
+  }
 
-  /// Where `piece` first occurs at or after `position`, or nil (always nil for an empty piece).
-  private func occurrence(of piece: String, from position: Index) -> Range<Index>? {
-    let needle = Array(piece.utf8)
+  /// Where the bytes `needle` first occur at or after `position`, or nil (always nil for no bytes).
+  private func occurrence(of needle: [UInt8], from position: Index) -> Range<Index>? {
     guard let first = needle.first else { return nil }
     let text = utf8
     var position = position

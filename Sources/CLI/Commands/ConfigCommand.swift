@@ -4,12 +4,6 @@ import Journal
 import Narrative
 import Support
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
-
 /// `gitjournal config`: reads and changes the config file from the command line. A change is checked by the config
 /// reader itself, on the whole file as it would be: whatever the reader would reject is refused, and the file is not
 /// touched. Writes go through libgit2 (comments and layout kept, the file replaced atomically) under the config lock.

@@ -4,11 +4,6 @@ import Journal
 import Narrative
 import Support
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
 #if canImport(Glibc)
   @preconcurrency import Glibc
 #elseif canImport(Darwin)

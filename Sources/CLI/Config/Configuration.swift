@@ -4,11 +4,6 @@ import Journal
 import Narrative
 import Support
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
 #if canImport(Glibc)
   @preconcurrency import Glibc
 #elseif canImport(Darwin)
@@ -125,7 +120,9 @@ public struct Configuration: Sendable {
   init(entries: [ConfigFile.Entry], environment: Environment, problems: inout [ConfigError]) {
     journalDirectory = environment.absolute("~/journal")
     authors = []
-    timeZone = environment.systemTimeZone
+    // The system's zone is read after the entries, only when none of them names one.
+    timeZone = .utc
+    var isZoneConfigured = false
     dayStartMinutes = 0
     includeMerges = false
     weekStart = .monday
@@ -207,6 +204,7 @@ public struct Configuration: Sendable {
                 "a time zone of \(environment.timeZoneFolder) such as Europe/Paris (Debian's tzdata package has them)")
           }
           timeZone = zone
+          isZoneConfigured = true
         case ("journal", nil, "daystart"):
           guard let minutes = Self.parseClockTime(entry.value) else {
             throw .invalidValue(
@@ -273,6 +271,7 @@ public struct Configuration: Sendable {
         problems.append(error)
       }
     }
+    if !isZoneConfigured { timeZone = environment.systemTimeZone }
     for (index, path) in environment.absolute(sections.map(\.path), relativeTo: folder).enumerated() {
       sections[index].path = path
     }

@@ -4,12 +4,6 @@ import Journal
 import Narrative
 import Support
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
-
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)

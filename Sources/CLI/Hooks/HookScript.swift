@@ -4,12 +4,6 @@ import Journal
 import Narrative
 import Support
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
-
 /// The shell script gitjournal installs as a git hook.
 ///
 /// The text is `hooks/gitjournal-hook.sh.template` verbatim (a test keeps the two identical). It runs a hook it
