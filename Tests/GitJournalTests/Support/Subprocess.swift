@@ -24,24 +24,38 @@ final class Subprocess {
     input: Data? = nil
   ) throws {
     commandLine = ([executable] + arguments).joined(separator: " ")
-    process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    process.environment = environment
-    process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory)
     output = try Self.anonymousFile()
     error = try Self.anonymousFile()
-    process.standardOutput = output
-    process.standardError = error
+    var inputFile: FileHandle?
     if let input {
-      let inputFile = try Self.anonymousFile()
-      inputFile.write(input)
-      try inputFile.seek(toOffset: 0)
-      process.standardInput = inputFile
-    } else {
-      process.standardInput = FileHandle.nullDevice
+      let file = try Self.anonymousFile()
+      file.write(input)
+      try file.seek(toOffset: 0)
+      inputFile = file
     }
-    try process.run()
+    // An executable copied by a test a moment ago fails to start with "Text file busy" while a child that another
+    // test forked meanwhile still holds the copy's write descriptor (until it execs): a few tries, a little apart.
+    var tries = 0
+    while true {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: executable)
+      process.arguments = arguments
+      process.environment = environment
+      process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory)
+      process.standardOutput = output
+      process.standardError = error
+      process.standardInput = inputFile ?? FileHandle.nullDevice
+      do {
+        try process.run()
+        self.process = process
+        break
+      } catch let failure as NSError {
+        let underlying = failure.userInfo[NSUnderlyingErrorKey] as? NSError
+        tries += 1
+        guard underlying?.code == Int(ETXTBSY) || failure.code == Int(ETXTBSY), tries < 20 else { throw failure }
+        usleep(50_000)
+      }
+    }
   }
 
   /// Whether the child has not exited yet.
