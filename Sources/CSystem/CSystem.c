@@ -12,7 +12,11 @@
 #endif
 #ifdef __linux__
 #include <sched.h>
+#include <sys/syscall.h>
 #include <sys/xattr.h>
+#if __has_include(<linux/openat2.h>)
+#include <linux/openat2.h>
+#endif
 #endif
 
 int gitjournal_spawn_detached(const char *path, char *const argv[], char *const envp[]) {
@@ -110,4 +114,24 @@ int gitjournal_usable_processors(void) {
   long count = sysconf(_SC_NPROCESSORS_ONLN);
   return count > 0 ? (int)count : 1;
 #endif
+}
+
+int gitjournal_open_folder_without_links(const char *path) {
+#if defined(__linux__) && defined(SYS_openat2) && defined(RESOLVE_NO_SYMLINKS)
+  // Set once a call has said ENOSYS: every later call would say it again.
+  static volatile int unavailable = 0;
+  if (!unavailable) {
+    struct open_how how = {
+        .flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK,
+        .resolve = RESOLVE_NO_SYMLINKS,
+    };
+    long descriptor = syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof how);
+    if (descriptor >= 0 || errno != ENOSYS) return (int)descriptor;
+    unavailable = 1;
+  }
+#else
+  (void)path;
+#endif
+  errno = ENOSYS;
+  return -1;
 }

@@ -33,4 +33,10 @@ int gitjournal_has_default_acl(const char *folder);
 /// system call. At least 1.
 int gitjournal_usable_processors(void);
 
+/// Opens the folder at `path` (read-only, close-on-exec, not blocking) only when no part of the path is a symbolic
+/// link, the last one included (openat2's RESOLVE_NO_SYMLINKS). Returns the descriptor, or -1 with errno: ELOOP
+/// for a symbolic link on the way, ENOSYS where the system has no such call (not Linux, a kernel before 5.6, or
+/// a sandbox that refuses it; asked only once then).
+int gitjournal_open_folder_without_links(const char *path);
+
 #endif

@@ -31,6 +31,28 @@ import Testing
     }
   }
 
+  /// A plain path (absolute, no empty, `.` or `..` part, no `/` at the end) is proved to name its folder by one
+  /// opening that refuses symbolic links; anything else, or a plain path with a link in it, is resolved whole.
+  @Test func plainPathsAreTold() {
+    for path in ["/", "/a", "/a/b", "/a/.b", "/a/b.", "/a/...", "/a/..b/c", "/.config"] {
+      #expect(Environment.isPlain(path), "\(path)")
+    }
+    for path in ["", "a", "a/b", "//", "/a/", "/a//b", "/.", "/..", "/a/.", "/a/..", "/a/./b", "/a/../b", "~/a"] {
+      #expect(!Environment.isPlain(path), "\(path)")
+    }
+  }
+
+  @Test func aLinkInAPlainPathIsResolved() throws {
+    let real = try scratch.makeFolder("code/app")
+    try FileManager.default.createSymbolicLink(atPath: scratch.path("link"), withDestinationPath: scratch.path("code"))
+    try FileManager.default.createSymbolicLink(atPath: scratch.path("code/last"), withDestinationPath: real)
+    let resolved = try #require(Self.realPath(real))
+    for path in [scratch.path("link/app"), scratch.path("code/last"), scratch.path("link/last"), resolved] {
+      #expect(Environment.isPlain(path))
+      #expect(Environment.resolvedFolder(path) == resolved, "\(path)")
+    }
+  }
+
   /// Anything but an existing folder is left to realpath(3) and Foundation: a file, a missing path, and a FIFO,
   /// which must not block the hook.
   @Test func otherPathsAreNotResolvedHere() throws {
