@@ -52,6 +52,12 @@ public struct FactsReader: Sendable {
     // Stored reads can hold only for a short span read by the hook (or `narrate`): `rebuild`, `show` and `doctor`
     // walk everything, and their walks are shared out below.
     let threads = policy.reusesWindows ? Self.readingThreads(for: reads.count) : 1
+    // Many repositories' stored reads are read from one copy of them all (see `StampedReadBundle`), made afresh
+    // below once enough of its copies no longer hold.
+    let usesBundle = policy.reusesWindows && sources.cacheDirectory != nil && reads.count >= Self.repositoriesForBundle
+    let bundle = usesBundle ? sources.cacheDirectory.flatMap(StampedReadBundle.init(cacheDirectory:)) : nil
+    // Whether each read's copy in the bundle did not answer, though its repository's stored reads are kept.
+    var bundleMissed = Array(repeating: false, count: usesBundle ? reads.count : 0)
     if threads > 1 {
       // Many repositories: one thread per processor takes them in turn and answers each from its stored read. The
       // ones likely to have moved come first and are walked there and then, so that the walk of the one a hook
@@ -72,17 +78,27 @@ public struct FactsReader: Sendable {
       SideThreads.forEach(count: order.count, threads: threads) { position in
         let index = order[position]
         let read = reads[index]
-        if let commits = read.scan.storedCommits(authoredFrom: span.start, to: read.end, query: queries[index]) {
+        let (commits, fromBundle) = read.scan.storedCommits(
+          authoredFrom: span.start, to: read.end, query: queries[index], bundle: bundle, position: index)
+        if let commits {
           results.set(index, .success(commits))
         } else if isLikely[index] {
           results.set(index, walk(read))
         }
+        if usesBundle && !fromBundle && queries[index] != nil { results.noteBundleMissed(index) }
       }
-      for (index, read) in reads.enumerated() { outcomes[read.index] = results[index] }
+      for (index, read) in reads.enumerated() {
+        outcomes[read.index] = results[index]
+        if usesBundle { bundleMissed[index] = results.bundleMissed(index) }
+      }
     } else {
       var stored = StoredReads(start: span.start)
-      for read in reads {
-        if let commits = stored.commits(of: read) { outcomes[read.index] = .success(commits) }
+      for (index, read) in reads.enumerated() {
+        let query = stored.query(for: read)
+        let (commits, fromBundle) = read.scan.storedCommits(
+          authoredFrom: span.start, to: read.end, query: query, bundle: bundle, position: index)
+        if let commits { outcomes[read.index] = .success(commits) }
+        if usesBundle && !fromBundle && query != nil { bundleMissed[index] = true }
       }
     }
     // The misses in parallel, one per core at a time; a single one (the repository a hook commits in) on this task,
@@ -104,6 +120,16 @@ public struct FactsReader: Sendable {
           outcomes[index] = outcome
           addNext()
         }
+      }
+    }
+
+    if usesBundle {
+      // The repository a hook commits in moves at every commit, and its copy is not counted: the bundle would be
+      // made at every commit for it alone.
+      let likely = Set(policy.likelyMoved)
+      let stale = reads.indices.count { bundleMissed[$0] && !likely.contains(entries[reads[$0].index].path) }
+      if stale >= max(Self.staleCopiesForNewBundle, reads.count / 16) {
+        StampedReadBundle.write(roots: reads.map { entries[$0.index].path }, cacheDirectory: sources.cacheDirectory)
       }
     }
 
@@ -149,6 +175,14 @@ public struct FactsReader: Sendable {
     var end: Int64
   }
 
+  /// How many repositories read their stored reads from one copy of them all (see `StampedReadBundle`): below,
+  /// the copy would cost more to read and to make than the few files it saves opening.
+  static let repositoriesForBundle = 8
+
+  /// How many copies in the bundle (besides the committing repository's) may fail before it is made afresh, at
+  /// least: each costs its repository's own file, four system calls, and making the bundle reads them all.
+  static let staleCopiesForNewBundle = 4
+
   /// How many repositories make a thread of their own. A quiet repository's check is about fifteen system calls
   /// (20 to 30 µs), and a thread starts in 20 to 100 µs: from about 25 repositories a second core saves more than
   /// its thread costs.
@@ -170,11 +204,6 @@ public struct FactsReader: Sendable {
 
     init(start: Int64) { self.start = start }
 
-    /// The stored read of `read`'s repository when its stamp holds, nil when it has to be walked.
-    mutating func commits(of read: Read) -> ScannedRepository? {
-      read.scan.storedCommits(authoredFrom: start, to: read.end, query: query(for: read))
-    }
-
     /// What decides `read`'s stored read besides its repository.
     mutating func query(for read: Read) -> StampedRead.Query? {
       if query?.end != read.end || query?.excluded != read.scan.excludePaths {
@@ -190,18 +219,25 @@ public struct FactsReader: Sendable {
   struct ReadResults: @unchecked Sendable {
     typealias Outcome = Result<ScannedRepository, RepositoryProblem>
     private let slots: UnsafeMutableBufferPointer<Outcome?>
+    /// Whether each repository's copy in the bundle did not answer (see `StampedReadBundle`).
+    private let missedCopies: UnsafeMutableBufferPointer<Bool>
 
     init(count: Int) {
       slots = .allocate(capacity: count)
       slots.initialize(repeating: nil)
+      missedCopies = .allocate(capacity: count)
+      missedCopies.initialize(repeating: false)
     }
 
     func set(_ index: Int, _ outcome: Outcome) { slots[index] = outcome }
     subscript(index: Int) -> Outcome? { slots[index] }
+    func noteBundleMissed(_ index: Int) { missedCopies[index] = true }
+    func bundleMissed(_ index: Int) -> Bool { missedCopies[index] }
 
     func release() {
       slots.deinitialize()
       slots.deallocate()
+      missedCopies.deallocate()
     }
   }
 

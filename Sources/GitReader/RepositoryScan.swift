@@ -41,6 +41,17 @@ package struct RepositoryScan {
     stampedRead(authoredFrom: start, to: end, query: query)?.current()
   }
 
+  /// `storedCommits` from `bundle`'s copy when it holds (`position`: where the copy likely is), else from the
+  /// repository's own stored read; `fromBundle` says which answered.
+  package func storedCommits(
+    authoredFrom start: Int64?, to end: Int64?, query: StampedRead.Query?, bundle: StampedReadBundle?,
+    position: Int
+  ) -> (commits: ScannedRepository?, fromBundle: Bool) {
+    guard let stamped = stampedRead(authoredFrom: start, to: end, query: query) else { return (nil, false) }
+    if let bundle, let commits = stamped.current(in: bundle, position: position) { return (commits, true) }
+    return (stamped.current(), false)
+  }
+
   /// The commits authored in the span. `checkingStored` false skips `storedCommits`, for a caller that has just
   /// asked it.
   package func commits(

@@ -53,12 +53,26 @@ package struct StampedRead {
   /// The stored read, when it was stored for this query and every stamped path stamps as it did.
   func current() -> ScannedRepository? {
     guard let path else { return nil }
+    return parsed { StateFile.read(path, $0) }
+  }
+
+  /// The stored read of `bundle`'s copy (see `StampedReadBundle`), when it is there, was stored for this query and
+  /// every stamped path stamps as it did; `position` is where the copy likely is.
+  func current(in bundle: StampedReadBundle, position: Int) -> ScannedRepository? {
+    guard path != nil else { return nil }
+    return bundle.withRecords(of: root, position: position) { buffer, lines in
+      parsed { StateFile.read(buffer: buffer, lines: lines, $0) }
+    } ?? nil
+  }
+
+  /// The read that `read` gives record by record, when it is one for this folder and query whose stamp holds.
+  private func parsed(_ read: ((StateRecord) -> Bool) -> Void) -> ScannedRepository? {
     var scanned = ScannedRepository(isBare: false, commits: [])
     var index = 0
     var isComplete = false
     let folder = Folder(root)
     defer { folder.release() }
-    StateFile.read(path) { record in
+    read { record in
       defer { index += 1 }
       switch index {
       case 0: return record.count == 2 && record.field(0, is: "read") && record.field(1, equals: root)
@@ -335,7 +349,7 @@ package struct StampedRead {
   /// `<cache>/reads-v3/<name>.tsv`, the name FNV-1a of the folder's bytes in hex: a name, not a check (the first
   /// record holds the folder). Made in one piece: a hook makes one for every configured repository, and joining
   /// the four parts cost it about a thousand instructions each.
-  private static func path(in cacheDirectory: String, of root: String) -> String {
+  static func path(in cacheDirectory: String, of root: String) -> String {
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
     var folderPath = root
     folderPath.withUTF8 { for byte in $0 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 } }
