@@ -87,6 +87,85 @@ import Testing
     await expectEveryRepository(extra: 1)
   }
 
+  /// From eight repositories on, the stored reads come from one bundle of them all (`StampedReadBundle`): it is made
+  /// when a reading finds it missing or four of its copies no longer holding, the committing repository's aside,
+  /// and answers for every repository whose copy holds, with nothing else left to read.
+  @Test func theBundleIsMadeAgainOnceEnoughCopiesNoLongerHold() async throws {
+    let count = FactsReader.repositoriesForBundle + 2
+    let owner = try ScratchDirectory("gitjournal-bundle")
+    let dayStart: Int64 = 1_780_012_800  // a UTC midnight
+    var repositories: [TemporaryRepository] = []
+    for index in 0..<count {
+      let repository = try TemporaryRepository(named: "r\(index)", in: owner)
+      try repository.commit(message: "r\(index) first", date: "\(dayStart + 3_600) +0000")
+      repositories.append(repository)
+    }
+    let entries = repositories.enumerated().map { RepositoryEntry(name: "r\($0)", path: $1.path, isPrivate: false) }
+    let cache = owner.path("cache")
+    let calendar = JournalCalendar(timeZone: .utc)
+    let reader = FactsReader(
+      sources: FactsSources(
+        repositories: entries, authors: [], includeMerges: false, calendar: calendar, cacheDirectory: cache))
+    let day = calendar.day(containing: dayStart + 3_600)
+    var policy = ReadPolicy(allAuthors: true, reusesWindows: true)
+    var late: [Int] = []
+    let bundlePath = StampedReadBundle.path(in: cache)
+    // Compared by its bytes: a bundle made again may get the number of the file it replaces.
+    func bundle() -> Data? { try? Data(contentsOf: URL(fileURLWithPath: bundlePath)) }
+
+    func expectEveryRepository(sourceLocation: SourceLocation = #_sourceLocation) async {
+      let reading = await reader.read(days: [day], policy: policy)
+      #expect(reading.skipped.isEmpty, sourceLocation: sourceLocation)
+      let projects = Dictionary(uniqueKeysWithValues: (reading.days[day]?.projects ?? []).map { ($0.name, $0) })
+      for index in 0..<count {
+        let expected = ["r\(index) first"] + (late.contains(index) ? ["r\(index) late"] : [])
+        #expect(projects["r\(index)"]?.commits.map(\.subject) == expected, "r\(index)", sourceLocation: sourceLocation)
+      }
+    }
+    func commitLate(_ index: Int) async throws {
+      try repositories[index].commit(message: "r\(index) late", date: "\(dayStart + 7_200) +0000")
+      late.append(index)
+    }
+    // Past the stamps' racy margin, so that what is read is stored.
+    try await Task.sleep(for: .milliseconds(150))
+    await expectEveryRepository()
+    let made = try #require(bundle(), "no bundle after a reading that found none")
+
+    // Every repository answered by the bundle: their own stored reads set aside and their objects gone.
+    let ownReads = entries.map { StampedRead.path(in: cache, of: $0.path) }
+    let kept = try ownReads.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+    for (path, repository) in zip(ownReads, repositories) {
+      unlink(path)
+      #expect(rename(repository.path + "/.git/objects", repository.path + "/objects.away") == 0)
+    }
+    await expectEveryRepository()
+    for ((path, data), repository) in zip(zip(ownReads, kept), repositories) {
+      try data.write(to: URL(fileURLWithPath: path))
+      #expect(rename(repository.path + "/objects.away", repository.path + "/.git/objects") == 0)
+    }
+    #expect(bundle() == made, "the bundle was made again though every copy held")
+
+    // Three copies no longer hold: their repositories are read again, the bundle is kept.
+    for index in 1...3 { try await commitLate(index) }
+    try await Task.sleep(for: .milliseconds(150))
+    await expectEveryRepository()
+    #expect(bundle() == made)
+    // The committing repository's copy is not counted.
+    try await commitLate(4)
+    policy.likelyMoved = [entries[4].path]
+    await expectEveryRepository()
+    #expect(bundle() == made, "the committing repository's copy counted")
+    // Counted once no longer named as the committing one, with one more: the bundle is made again, with the new
+    // reads.
+    try await commitLate(5)
+    policy.likelyMoved = []
+    try await Task.sleep(for: .milliseconds(150))
+    await expectEveryRepository()
+    #expect(bundle() != made, "the bundle was not made again with four copies that no longer hold")
+    let text = try String(contentsOfFile: bundlePath, encoding: .utf8)
+    #expect(text.contains("r5 late") && text.contains("r1 late"))
+  }
+
   /// The stored reads are checked on one thread below 50 repositories, then one per processor with 25 each at
   /// least, and never more than eight.
   @Test func readingThreadsFollowTheRepositoriesAndProcessors() {

@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+
+@testable import GitReader
+@testable import Support
+
+/// The bundle of stored reads (`StampedReadBundle`): each copy answers only for its own folder and only while its
+/// stamps hold (`StampedReadTests.stampedReadsEqualFullReads` with seed 13 changes the repository behind it), and
+/// a bundle cut short or made from damaged files never answers wrongly.
+@Suite struct StampedReadBundleTests {
+  typealias World = StampedReadTests.World
+
+  /// Three repositories whose stored reads share one cache, each with another number of commits in the span.
+  static func worlds() throws -> [World] {
+    let worlds = try (0..<3).map { _ in try World() }
+    for (index, world) in worlds.enumerated() {
+      world.cache = worlds[0].cache
+      for commit in 0..<index { try world.commit("Commit \(commit)") }
+      try world.settle()
+      #expect(world.isStamped)
+    }
+    return worlds
+  }
+
+  static func copy(of world: World, in bundle: StampedReadBundle?, position: Int) -> [CommitRecord]? {
+    guard let bundle else { return nil }
+    let read = world.scan(stamped: true).stampedRead(
+      authoredFrom: StampedReadTests.dayStart, to: StampedReadTests.dayEnd)
+    return read?.current(in: bundle, position: position).map { World.withoutBranches($0.commits) }
+  }
+
+  @Test func eachCopyAnswersForItsOwnFolderWhereverItIs() throws {
+    let worlds = try Self.worlds()
+    StampedReadBundle.write(roots: worlds.map(\.root), cacheDirectory: worlds[0].cache)
+    let bundle = try #require(StampedReadBundle(cacheDirectory: worlds[0].cache))
+    for (index, world) in worlds.enumerated() {
+      let full = try world.full()
+      #expect(full.count == index + 1)
+      #expect(Self.copy(of: world, in: bundle, position: index) == full)
+      // The position is only where the copy likely is.
+      #expect(Self.copy(of: world, in: bundle, position: 2 - index) == full)
+      #expect(Self.copy(of: world, in: bundle, position: 99) == full)
+    }
+    // A folder the bundle has no copy of.
+    let other = try World()
+    other.cache = worlds[0].cache
+    try other.settle()
+    #expect(Self.copy(of: other, in: bundle, position: 0) == nil)
+    // A copy whose repository moved since does not answer; its own stored read, made again, does.
+    try worlds[1].commit("Later")
+    #expect(Self.copy(of: worlds[1], in: bundle, position: 1) == nil)
+    #expect(try worlds[1].hooked() == worlds[1].full())
+    #expect(Self.copy(of: worlds[2], in: bundle, position: 2) == (try worlds[2].full()))
+  }
+
+  /// Cut anywhere, the bundle answers for the copies wholly before the cut and for no other.
+  @Test func aBundleCutShortAnswersOnlyForWholeCopies() throws {
+    let worlds = try Self.worlds()
+    StampedReadBundle.write(roots: worlds.map(\.root), cacheDirectory: worlds[0].cache)
+    let path = StampedReadBundle.path(in: worlds[0].cache)
+    let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+    let ends = (0..<bytes.count - 3).filter { bytes[$0..<($0 + 4)].elementsEqual("end\n".utf8) }.map { $0 + 4 }
+    #expect(ends.count == 3 && ends.last == bytes.count)
+    let fulls = try worlds.map { try $0.full() }
+    for cut in Array(stride(from: 0, to: bytes.count, by: 61)) + ends.map({ $0 - 1 }) + ends {
+      try Data(bytes[..<cut]).write(to: URL(fileURLWithPath: path))
+      let bundle = StampedReadBundle(cacheDirectory: worlds[0].cache)
+      for (index, world) in worlds.enumerated() {
+        let expected = ends[index] <= cut ? fulls[index] : nil
+        #expect(Self.copy(of: world, in: bundle, position: index) == expected, "cut at \(cut), copy \(index)")
+      }
+    }
+  }
+
+  /// A folder whose stored read is missing or cut short is left out of a new bundle; the others are in it.
+  @Test func aDamagedStoredReadIsLeftOut() throws {
+    let worlds = try Self.worlds()
+    let cache = worlds[0].cache
+    unlink(StampedRead.path(in: cache, of: worlds[0].root))
+    let cutPath = StampedRead.path(in: cache, of: worlds[1].root)
+    let whole = try Data(contentsOf: URL(fileURLWithPath: cutPath))
+    try whole.dropLast(4).write(to: URL(fileURLWithPath: cutPath))
+    StampedReadBundle.write(roots: worlds.map(\.root), cacheDirectory: cache)
+    let text = try String(contentsOfFile: StampedReadBundle.path(in: cache), encoding: .utf8)
+    let copied = text.split(separator: "\n").filter { $0.hasPrefix("read\t") }.map(String.init)
+    #expect(copied == ["read\t" + worlds[2].root])
+    let bundle = StampedReadBundle(cacheDirectory: cache)
+    #expect(Self.copy(of: worlds[2], in: bundle, position: 2) == (try worlds[2].full()))
+    #expect(Self.copy(of: worlds[1], in: bundle, position: 1) == nil)
+    // Nothing left to copy: no bundle.
+    for world in worlds { unlink(StampedRead.path(in: cache, of: world.root)) }
+    StampedReadBundle.write(roots: worlds.map(\.root), cacheDirectory: cache)
+    #expect(!FileManager.default.fileExists(atPath: StampedReadBundle.path(in: cache)))
+  }
+
+  /// gitjournal makes the bundle by rename, never a symlink: one in its place is not followed.
+  @Test func aSymlinkInTheBundlesPlaceIsNotRead() throws {
+    let worlds = try Self.worlds()
+    let cache = worlds[0].cache
+    StampedReadBundle.write(roots: worlds.map(\.root), cacheDirectory: cache)
+    let path = StampedReadBundle.path(in: cache)
+    #expect(rename(path, path + ".elsewhere") == 0)
+    #expect(symlink(path + ".elsewhere", path) == 0)
+    #expect(StampedReadBundle(cacheDirectory: cache) == nil)
+  }
+}
