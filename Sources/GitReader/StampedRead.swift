@@ -10,10 +10,11 @@ import Support
 /// `RepositoryStamp`): while the stamp holds, the hook takes the read from here without opening the repository
 /// with libgit2, so a repository nobody committed in costs a few `stat` calls and one small file.
 ///
-/// One `StateFile` per configured folder under `<cache>/reads-v3/`, named by a hash of the folder: a record
+/// One `StateFile` per configured folder under `<cache>/reads-v4/`, named by a hash of the folder: a record
 /// `read <folder>`, a record `query <fields>...` (the span, the author filter, merges, `HOME` and
-/// `XDG_CONFIG_HOME`), a record `repository <bare 0|1> <common dir>`, a record `stamps <hex> <path>...` (each
-/// path after a letter for what is stamped of it: `a` that nothing is there, `h0` or `h1` that nothing is there,
+/// `XDG_CONFIG_HOME`), a record `repository <bare 0|1> <common dir>`, a record `stamps <hex> <path>...` (a path
+/// in the configured folder relative to it, the folder itself as nothing; each path after a letter for what is
+/// stamped of it: `a` that nothing is there, `h0` or `h1` that nothing is there,
 /// not even a symlink, in the first or second folder of the record stamped `g` (a working tree whose times were too
 /// recent is stamped `n`, and its `.git` is then the first `g`), `n` which file or folder it is, `f` all of it, `g`
 /// all of a folder, of which only which folder it is must hold; `<hex>` holds each path's stamp in turn, see
@@ -23,14 +24,15 @@ import Support
 /// paths of every quiet repository, and parsing their decimal numbers cost it about 6 K instructions more a
 /// repository.
 package struct StampedRead {
-  private let path: String?
+  /// Where the stored reads are kept; nil keeps nothing.
+  private let cacheDirectory: String?
   private let root: String
   private let query: Query
 
   /// `cacheDirectory` nil keeps nothing. `query` is everything besides the repository that decides the read (see
   /// `Query`).
   init(cacheDirectory: String?, root: String, query: Query) {
-    path = cacheDirectory.map { Self.path(in: $0, of: root) }
+    self.cacheDirectory = cacheDirectory
     self.root = root
     self.query = query
   }
@@ -56,10 +58,16 @@ package struct StampedRead {
     return parsed { StateFile.read(path, $0) }
   }
 
+  /// This folder's stored read, made only when it is read or written: the bundle answers for most folders of a
+  /// hook with many (see `StampedReadBundle`).
+  private var path: String? {
+    cacheDirectory.map { Self.path(in: $0, of: root) }
+  }
+
   /// The stored read of `bundle`'s copy (see `StampedReadBundle`), when it is there, was stored for this query and
   /// every stamped path stamps as it did; `position` is where the copy likely is.
   func current(in bundle: StampedReadBundle, position: Int) -> ScannedRepository? {
-    guard path != nil else { return nil }
+    guard cacheDirectory != nil else { return nil }
     return bundle.withRecords(of: root, position: position) { buffer, lines in
       parsed { StateFile.read(buffer: buffer, lines: lines, $0) }
     } ?? nil
@@ -105,39 +113,23 @@ package struct StampedRead {
   struct Folder {
     /// -1 when the folder could not be opened (no read permission): every path is then looked up whole.
     let descriptor: Int32
-    /// The folder, whose bytes the stamped paths are compared with in place (no copy of them is made: this runs
-    /// for every configured repository), and their count.
     let path: String
-    private let length: Int
 
     init(_ path: String) {
       descriptor = path.withCString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
       self.path = path
-      length = path.utf8.count
     }
 
     func release() { if descriptor >= 0 { close(descriptor) } }
 
-    /// The part of `bytes` below the folder, or nil when it is not below it or the folder is not open.
-    func relative(_ bytes: Slice<UnsafeRawBufferPointer>) -> Slice<UnsafeRawBufferPointer>? {
-      guard bytes.count > length + 1, bytes[bytes.startIndex + length] == UInt8(ascii: "/"), begins(bytes) else {
-        return nil
+    /// The stamp of the path `relative` to the folder (the folder itself when empty).
+    func stamp(of relative: Slice<UnsafeRawBufferPointer>, kind: PathStamp.Kind) -> PathStamp {
+      if descriptor < 0 {
+        let name = String(decoding: UnsafeRawBufferPointer(rebasing: relative), as: UTF8.self)
+        return PathStamp(path: name.isEmpty ? path : path + "/" + name, kind: kind)
       }
-      return bytes[(bytes.startIndex + length + 1)...]
-    }
-
-    /// Whether `bytes` are the folder's own path, and the folder is open: it is then stamped by its descriptor.
-    func isItself(_ bytes: Slice<UnsafeRawBufferPointer>) -> Bool {
-      bytes.count == length && begins(bytes)
-    }
-
-    /// Whether `bytes` (at least `length` of them) begin with the folder's path, the folder open and its path not
-    /// empty.
-    @inline(__always) private func begins(_ bytes: Slice<UnsafeRawBufferPointer>) -> Bool {
-      guard descriptor >= 0, length > 0 else { return false }
-      let start = bytes.base.baseAddress! + bytes.startIndex
-      return path.utf8.withContiguousStorageIfAvailable { memcmp($0.baseAddress!, start, length) == 0 }
-        ?? path.utf8.elementsEqual(UnsafeRawBufferPointer(start: start, count: length))
+      return relative.isEmpty
+        ? PathStamp(openFolder: descriptor, kind: kind) : PathStamp(pathBytes: relative, in: descriptor, kind: kind)
     }
   }
 
@@ -164,7 +156,7 @@ package struct StampedRead {
         letter = "g"
         guards.append(file)
       }
-      stamps.append(letter + file)
+      stamps.append(letter + relative(file))
     }
     var records = [
       ["read", root], ["query"] + query.fields, ["repository", scanned.isBare ? "1" : "0", scanned.commonDirectory],
@@ -229,6 +221,15 @@ package struct StampedRead {
     return digits.littleEndian
   }
 
+  /// `path` relative to the configured folder when it is the folder or below it (empty for the folder itself),
+  /// else as it is: what the stamps record holds, shorter to read and looked up below the open folder without
+  /// comparing its beginning with the folder's path.
+  private func relative(_ path: String) -> String {
+    if path == root { return "" }
+    guard root != "/", path.utf8.count > root.utf8.count + 1, path.hasPrefix(root + "/") else { return path }
+    return String(path.utf8.dropFirst(root.utf8.count + 1))!
+  }
+
   /// The folder `path` is in, without its last `/`; nil for a path without one.
   private static func parent(of path: String) -> String? {
     guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return nil }
@@ -241,6 +242,8 @@ package struct StampedRead {
     let text = UnsafeRawBufferPointer(rebasing: record.bytes(1))
     guard paths >= 1, text.count == paths * stampLength, let textBase = text.baseAddress else { return false }
     let hasEscapes = record.hasEscapes
+    // Read once here: a static is reached through a check that it is made, at every use.
+    let sharedStamps = Self.sharedStamps
     // Whether the first and the second `g` folder held: `h0` and `h1` paths are in them.
     var guardCount = 0
     var heldGuards = (false, false)
@@ -275,14 +278,16 @@ package struct StampedRead {
       let measured: PathStamp
       if hasEscapes && record.isEscaped(2 + index) {
         // An escaped path (a tab or a backslash in it) is unescaped first.
-        measured = PathStamp(path: String(record.text(2 + index).dropFirst(pathStart)), kind: kind)
-      } else if let below = folder.relative(file) {
-        // Below the repository's folder: not one of the shared config files, unless the repository holds the
-        // home folder, and then it is measured here as well as it would be there.
-        measured = PathStamp(pathBytes: below, in: folder.descriptor, kind: kind)
-      } else if folder.isItself(file) {
-        measured = PathStamp(openFolder: folder.descriptor, kind: kind)
-      } else if kind == .full && !isGuard, let holds = sharedStampHolds(file, expected) {
+        let path = String(record.text(2 + index).dropFirst(pathStart))
+        measured =
+          path.hasPrefix("/")
+          ? PathStamp(path: path, kind: kind)
+          : PathStamp(path: path.isEmpty ? folder.path : folder.path + "/" + path, kind: kind)
+      } else if file.first != UInt8(ascii: "/") {
+        // The folder itself or a path below it: not one of the shared config files, unless the repository holds
+        // the home folder, and then it is measured here as well as it would be there.
+        measured = folder.stamp(of: file, kind: kind)
+      } else if kind == .full && !isGuard, let holds = sharedStampHolds(file, expected, in: sharedStamps) {
         // A shared config file: its stamp's text, made once per process, compared whole.
         guard holds else { return false }
         continue
@@ -335,7 +340,10 @@ package struct StampedRead {
 
   /// Whether the stamp text at `expected` is that of the shared config file at `path`; nil when `path` is none of
   /// them.
-  private static func sharedStampHolds(_ path: Slice<UnsafeRawBufferPointer>, _ expected: UnsafeRawPointer) -> Bool? {
+  private static func sharedStampHolds(
+    _ path: Slice<UnsafeRawBufferPointer>, _ expected: UnsafeRawPointer,
+    in sharedStamps: [(path: [UInt8], text: [UInt8])]
+  ) -> Bool? {
     let bytes = UnsafeRawBufferPointer(rebasing: path)
     guard let base = bytes.baseAddress else { return nil }
     for shared in sharedStamps where shared.path.count == bytes.count {
@@ -346,7 +354,7 @@ package struct StampedRead {
     return nil
   }
 
-  /// `<cache>/reads-v3/<name>.tsv`, the name FNV-1a of the folder's bytes in hex: a name, not a check (the first
+  /// `<cache>/reads-v4/<name>.tsv`, the name FNV-1a of the folder's bytes in hex: a name, not a check (the first
   /// record holds the folder). Made in one piece: a hook makes one for every configured repository, and joining
   /// the four parts cost it about a thousand instructions each.
   static func path(in cacheDirectory: String, of root: String) -> String {
@@ -355,7 +363,7 @@ package struct StampedRead {
     folderPath.withUTF8 { for byte in $0 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 } }
     var cache = cacheDirectory
     return cache.withUTF8 { cache in
-      let middle: StaticString = "/reads-v3/"
+      let middle: StaticString = "/reads-v4/"
       let suffix: StaticString = ".tsv"
       let length = cache.count + middle.utf8CodeUnitCount + 16 + suffix.utf8CodeUnitCount
       return String(unsafeUninitializedCapacity: length) { buffer in

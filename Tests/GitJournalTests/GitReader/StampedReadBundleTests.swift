@@ -72,6 +72,46 @@ import Testing
     }
   }
 
+  /// A header that is not one, or a length past the end, ends the copies there; a copy that does not begin with a
+  /// `read` record is skipped.
+  @Test func aBundleWithABadHeaderAnswersOnlyBeforeIt() throws {
+    let worlds = try Self.worlds()
+    StampedReadBundle.write(roots: worlds.map(\.root), cacheDirectory: worlds[0].cache)
+    let path = StampedReadBundle.path(in: worlds[0].cache)
+    let text = try String(contentsOfFile: path, encoding: .utf8)
+    let headers = text.split(separator: "\n").filter { $0.hasPrefix("copy\t") }.map(String.init)
+    #expect(headers.count == 3)
+    let fulls = try worlds.map { try $0.full() }
+    let cases: [(String, [Bool])] = [
+      (text.replacingOccurrences(of: headers[1], with: "copy\tx1"), [true, false, false]),
+      (text.replacingOccurrences(of: headers[0], with: "copy\t99999999"), [false, false, false]),
+      (text.replacingOccurrences(of: headers[2], with: "kopy" + headers[2].dropFirst(4)), [true, true, false]),
+      (text.replacingOccurrences(of: "read\t" + worlds[1].root, with: "reed\t" + worlds[1].root), [true, false, true]),
+    ]
+    for (damaged, answers) in cases {
+      try damaged.write(toFile: path, atomically: false, encoding: .utf8)
+      let bundle = StampedReadBundle(cacheDirectory: worlds[0].cache)
+      for (index, world) in worlds.enumerated() {
+        let expected = answers[index] ? fulls[index] : nil
+        #expect(Self.copy(of: world, in: bundle, position: index) == expected, "\(answers), copy \(index)")
+      }
+    }
+  }
+
+  /// A folder whose name holds a character a field escapes has no copy that answers; its own stored read does.
+  @Test func aFolderWhoseNameIsEscapedIsReadFromItsOwnFile() throws {
+    let world = try World()
+    let folder = world.repository.owner.path("back\\slash\tand tab")
+    try world.repository.git(["clone", "-q", world.repository.path, folder])
+    world.root = folder
+    try world.settle()
+    world.bundle()
+    let (outcome, fromBundle) = world.bundledOutcome()
+    #expect(!fromBundle)
+    #expect(try outcome.get() == world.full())
+    #expect(world.isStamped)
+  }
+
   /// A folder whose stored read is missing or cut short is left out of a new bundle; the others are in it.
   @Test func aDamagedStoredReadIsLeftOut() throws {
     let worlds = try Self.worlds()

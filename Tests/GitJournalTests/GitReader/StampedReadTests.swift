@@ -83,7 +83,7 @@ import Testing
 
     /// The letters of the stored read's stamped paths, by path (see `StampedRead`).
     func storedLetters() throws -> [String: String] {
-      let folder = cache + "/reads-v3"
+      let folder = cache + "/reads-v4"
       let names = try FileManager.default.contentsOfDirectory(atPath: folder)
       var letters: [String: String] = [:]
       for name in names {
@@ -91,7 +91,10 @@ import Testing
         guard lines.first?.hasSuffix("\t" + root) == true, lines.count > 3 else { continue }
         for field in lines[3].split(separator: "\t").dropFirst(2) {
           let letterCount = field.first == "h" ? 2 : 1
-          letters[String(field.dropFirst(letterCount))] = String(field.prefix(letterCount))
+          // A path in the repository's folder is kept relative to it, the folder itself as nothing.
+          let path = String(field.dropFirst(letterCount))
+          let absolute = path.hasPrefix("/") ? path : path.isEmpty ? root : root + "/" + path
+          letters[absolute] = String(field.prefix(letterCount))
         }
       }
       return letters
