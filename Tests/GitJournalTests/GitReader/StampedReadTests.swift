@@ -426,6 +426,32 @@ import Testing
     #expect(!world.isStamped, "a HEAD outside the local branches was trusted")
   }
 
+  /// A stamp is kept as two hashes (`StampedRead.identity`, `version`): one number changed, whichever and however,
+  /// always changes its hash, and an identity never depends on the times.
+  @Test func aStampWithOneNumberChangedHashesOtherwise() {
+    var generator = SeededGenerator(seed: 7)
+    func random() -> UInt64 { generator.next() >> UInt64.random(in: 0..<64, using: &generator) }
+    func stamp(_ numbers: [UInt64]) -> PathStamp {
+      PathStamp(
+        kind: .full, isFolder: false, device: numbers[0], inode: numbers[1], size: Int64(bitPattern: numbers[2]),
+        modified: .init(seconds: Int64(bitPattern: numbers[3]), nanoseconds: Int64(bitPattern: numbers[4])),
+        changed: .init(seconds: Int64(bitPattern: numbers[5]), nanoseconds: Int64(bitPattern: numbers[6])))
+    }
+    for _ in 0..<2_000 {
+      let numbers = (0..<7).map { _ in random() }
+      let before = stamp(numbers)
+      let which = Int.random(in: 0..<7, using: &generator)
+      var changed = numbers
+      let delta = [1, 1_000, UInt64.max, random() | 1].randomElement(using: &generator)!
+      changed[which] = changed[which] &+ delta
+      let after = stamp(changed)
+      let hashes = { (stamp: PathStamp) in (StampedRead.identity(of: stamp), StampedRead.version(of: stamp)) }
+      #expect(hashes(before) != hashes(after), "\(numbers), number \(which) moved by \(delta)")
+      #expect((StampedRead.identity(of: before) == StampedRead.identity(of: after)) == (which >= 2))
+      #expect(StampedRead.version(of: before.node) == 0 && StampedRead.identity(of: before.node) != 0)
+    }
+  }
+
   /// The stamps are kept as hex digits and compared as words: each number's digits are its hex, most significant
   /// first, so a stamp that differs in any bit of any number differs in its text.
   @Test func stampNumbersAreTheirHexDigits() {
