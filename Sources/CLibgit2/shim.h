@@ -13,11 +13,11 @@ static inline int gitjournal_disable_strict_hash_verification(void) {
   return git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
 }
 
-/// Caps libgit2's memory for long history scans: the decompressed-object cache (256 MiB by default), the size
-/// of one mapped window of a pack file (1 GiB by default on 64-bit, which maps a whole pack at once) and the
-/// windows it keeps mapped (8 GiB by default).
-static inline int gitjournal_limit_memory(size_t cache_bytes, size_t window_bytes, size_t mapped_bytes) {
-  int result = git_libgit2_opts(GIT_OPT_SET_CACHE_MAX_SIZE, (ssize_t)cache_bytes);
+/// Caps libgit2's memory for long history scans: no cache of parsed objects (256 MiB by default), the size of one
+/// mapped window of a pack file (1 GiB by default on 64-bit, which maps a whole pack at once) and the windows it
+/// keeps mapped (8 GiB by default).
+static inline int gitjournal_limit_memory(size_t window_bytes, size_t mapped_bytes) {
+  int result = git_libgit2_opts(GIT_OPT_ENABLE_CACHING, 0);
   if (result == 0) result = git_libgit2_opts(GIT_OPT_SET_MWINDOW_SIZE, window_bytes);
   if (result == 0) result = git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT, mapped_bytes);
   return result;

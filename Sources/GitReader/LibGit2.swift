@@ -10,12 +10,14 @@ package enum LibGit2 {
     // Objects are verified by git when written; re-hashing every object on each read costs about a quarter
     // of a stats pass and protects nothing a journal needs.
     _ = gitjournal_disable_strict_hash_verification()
-    // A full-history rebuild touches every object about once: a big cache buys little and costs memory (the
-    // trees and blobs it reads twice are kept by `RecentObjects`). Pack files are mapped in 1 MiB windows, at
-    // most 6 MiB at a time, instead of whole: mapped pages count as the process's memory. The diffs of a long
-    // run read the packs themselves (`PackReader`); these windows serve the walk and what the reader leaves to
-    // libgit2. The figures behind these sizes are in BENCHMARKS.md ("Full-history rebuild").
-    _ = gitjournal_limit_memory(1 << 20, 1 << 20, 6 << 20)
+    // A full-history rebuild reads every commit once (`HistoryWalk` walks each one once), and the trees and blobs
+    // it reads twice are kept by `RecentObjects`: libgit2's cache of parsed objects keeps nothing read again. It
+    // was capped at 1 MiB, and once full every new commit made libgit2 look through its table for entries to
+    // drop, 2% of a rebuild of 20,000 commits; it is off. Pack files are mapped in 1 MiB windows, at most 6 MiB
+    // at a time, instead of whole: mapped pages count as the process's memory. The diffs of a long run read the
+    // packs themselves (`PackReader`); these windows serve the walk and what the reader leaves to libgit2. The
+    // figures behind these sizes are in BENCHMARKS.md ("Full-history rebuild").
+    _ = gitjournal_limit_memory(1 << 20, 6 << 20)
     // Blobs of a few megabytes come and go during a rebuild: bigger allocations go back as soon as they are freed.
     gitjournal_return_large_allocations(2 << 20)
     return true
