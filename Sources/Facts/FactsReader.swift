@@ -56,7 +56,7 @@ public struct FactsReader: Sendable {
     // below once enough of its copies no longer hold.
     let usesBundle = policy.reusesWindows && sources.cacheDirectory != nil && reads.count >= Self.repositoriesForBundle
     let bundle = usesBundle ? sources.cacheDirectory.flatMap(StampedReadBundle.init(cacheDirectory:)) : nil
-    // Whether each read's copy in the bundle did not answer, though its repository's stored reads are kept.
+    // Whether each read's copy in the bundle did not answer where its repository's own stored read did.
     var bundleMissed = Array(repeating: false, count: usesBundle ? reads.count : 0)
     if threads > 1 {
       // Many repositories: one thread per processor takes them in turn and answers each from its stored read. The
@@ -85,7 +85,7 @@ public struct FactsReader: Sendable {
         } else if isLikely[index] {
           results.set(index, walk(read))
         }
-        if usesBundle && !fromBundle && queries[index] != nil { results.noteBundleMissed(index) }
+        if usesBundle && !fromBundle && commits != nil { results.noteBundleMissed(index) }
       }
       for (index, read) in reads.enumerated() {
         outcomes[read.index] = results[index]
@@ -98,7 +98,7 @@ public struct FactsReader: Sendable {
         let (commits, fromBundle) = read.scan.storedCommits(
           authoredFrom: span.start, to: read.end, query: query, bundle: bundle, position: index)
         if let commits { outcomes[read.index] = .success(commits) }
-        if usesBundle && !fromBundle && query != nil { bundleMissed[index] = true }
+        if usesBundle && !fromBundle && commits != nil { bundleMissed[index] = true }
       }
     }
     // The misses in parallel, one per core at a time; a single one (the repository a hook commits in) on this task,
@@ -124,11 +124,13 @@ public struct FactsReader: Sendable {
     }
 
     if usesBundle {
-      // The repository a hook commits in moves at every commit, and its copy is not counted: the bundle would be
-      // made at every commit for it alone.
+      // A copy is stale when its repository's own stored read answered in its place. A repository that was walked
+      // is not counted: what it stored is counted at the next reading, and one that is never stored (a config with
+      // an `include`, say) would otherwise have the bundle made at every reading. Nor is the repository a hook
+      // commits in, which moves at every commit.
       let likely = Set(policy.likelyMoved)
       let stale = reads.indices.count { bundleMissed[$0] && !likely.contains(entries[reads[$0].index].path) }
-      if stale >= max(Self.staleCopiesForNewBundle, reads.count / 16) {
+      if bundle == nil || stale >= max(Self.staleCopiesForNewBundle, reads.count / 16) {
         StampedReadBundle.write(roots: reads.map { entries[$0.index].path }, cacheDirectory: sources.cacheDirectory)
       }
     }
@@ -179,12 +181,12 @@ public struct FactsReader: Sendable {
   /// the copy would cost more to read and to make than the few files it saves opening.
   static let repositoriesForBundle = 8
 
-  /// How many copies in the bundle (besides the committing repository's) may fail before it is made afresh, at
-  /// least: each costs its repository's own file, four system calls, and making the bundle reads them all.
+  /// How many stale copies in the bundle (besides the committing repository's) make it afresh, at least: each
+  /// costs its repository's own file, four system calls, and making the bundle reads them all.
   static let staleCopiesForNewBundle = 4
 
-  /// How many repositories make a thread of their own. A quiet repository's check is about fifteen system calls
-  /// (20 to 30 µs), and a thread starts in 20 to 100 µs: from about 25 repositories a second core saves more than
+  /// How many repositories make a thread of their own. A quiet repository's check is about ten system calls
+  /// (15 to 25 µs), and a thread starts in 20 to 100 µs: from about 25 repositories a second core saves more than
   /// its thread costs.
   static let repositoriesPerThread = 25
 

@@ -145,25 +145,41 @@ import Testing
     }
     #expect(bundle() == made, "the bundle was made again though every copy held")
 
-    // Three copies no longer hold: their repositories are read again, the bundle is kept.
+    // Three copies no longer hold: their repositories are walked, and at the next reading answered by their own
+    // stored reads; three stale copies keep the bundle.
     for index in 1...3 { try await commitLate(index) }
     try await Task.sleep(for: .milliseconds(150))
+    await expectEveryRepository()
     await expectEveryRepository()
     #expect(bundle() == made)
     // The committing repository's copy is not counted.
     try await commitLate(4)
+    try await Task.sleep(for: .milliseconds(150))
     policy.likelyMoved = [entries[4].path]
     await expectEveryRepository()
+    await expectEveryRepository()
     #expect(bundle() == made, "the committing repository's copy counted")
-    // Counted once no longer named as the committing one, with one more: the bundle is made again, with the new
-    // reads.
-    try await commitLate(5)
+    // Counted once no longer named as the committing one: four stale copies, and the bundle is made again, with
+    // the new reads.
     policy.likelyMoved = []
-    try await Task.sleep(for: .milliseconds(150))
     await expectEveryRepository()
     #expect(bundle() != made, "the bundle was not made again with four copies that no longer hold")
     let text = try String(contentsOfFile: bundlePath, encoding: .utf8)
-    #expect(text.contains("r5 late") && text.contains("r1 late"))
+    #expect(text.contains("r4 late") && text.contains("r1 late"))
+    // Repositories whose reads are never stored (a config with an `include`: what it names is not stamped) are
+    // walked at every reading, and their stale copies are not counted.
+    let remade = try #require(bundle())
+    for index in 5...8 {
+      try await commitLate(index)
+      try repositories[index].git(["config", "include.path", "more.config"])
+    }
+    try await Task.sleep(for: .milliseconds(150))
+    await expectEveryRepository()
+    for index in 5...8 {
+      #expect(!FileManager.default.fileExists(atPath: ownReads[index]), "r\(index)'s read was stored")
+    }
+    await expectEveryRepository()
+    #expect(bundle() == remade, "copies that no stored read replaced were counted")
   }
 
   /// The stored reads are checked on one thread below 50 repositories, then one per processor with 25 each at
