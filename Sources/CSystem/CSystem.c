@@ -118,16 +118,16 @@ int gitjournal_usable_processors(void) {
 
 int gitjournal_open_folder_without_links(const char *path) {
 #if defined(__linux__) && defined(SYS_openat2) && defined(RESOLVE_NO_SYMLINKS)
-  // Set once a call has said ENOSYS: every later call would say it again.
-  static volatile int unavailable = 0;
-  if (!unavailable) {
+  // Set once a call has said ENOSYS: every later call would say it again. Several threads resolve paths at once.
+  static int unavailable = 0;
+  if (!__atomic_load_n(&unavailable, __ATOMIC_RELAXED)) {
     struct open_how how = {
         .flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK,
         .resolve = RESOLVE_NO_SYMLINKS,
     };
     long descriptor = syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof how);
     if (descriptor >= 0 || errno != ENOSYS) return (int)descriptor;
-    unavailable = 1;
+    __atomic_store_n(&unavailable, 1, __ATOMIC_RELAXED);
   }
 #else
   (void)path;

@@ -238,10 +238,19 @@ package struct StampedRead {
   /// `path` relative to the configured folder when it is the folder or below it (empty for the folder itself),
   /// else as it is: what the stamps record holds, shorter to read and looked up below the open folder without
   /// comparing its beginning with the folder's path.
+  /// Compared and cut by bytes: `String`'s comparison takes two spellings of an accented name as one, and a cut
+  /// by a count of bytes could then land inside a character. A path whose rest begins with another `/` (a
+  /// `mailmap.file` written `<folder>//mailmap`) stays whole: relative, it would read as a path from the root.
   private func relative(_ path: String) -> String {
-    if path == root { return "" }
-    guard root != "/", path.utf8.count > root.utf8.count + 1, path.hasPrefix(root + "/") else { return path }
-    return String(path.utf8.dropFirst(root.utf8.count + 1))!
+    let bytes = path.utf8
+    let folder = root.utf8
+    guard root != "/", bytes.starts(with: folder) else { return path }
+    if bytes.count == folder.count { return "" }
+    let rest = bytes.dropFirst(folder.count)
+    guard rest.count > 1, rest.first == UInt8(ascii: "/"), rest.dropFirst().first != UInt8(ascii: "/") else {
+      return path
+    }
+    return String(decoding: rest.dropFirst(), as: UTF8.self)
   }
 
   /// The folder `path` is in, without its last `/`; nil for a path without one.

@@ -25,8 +25,7 @@ package final class StampedReadBundle: Sendable {
 
   /// The copy kept in `cacheDirectory`, or nil when there is none to read.
   package init?(cacheDirectory: String) {
-    guard let contents = (try? AtomicFile.readOwnFile(Self.path(in: cacheDirectory))) ?? nil,
-      contents.bytes.count <= Self.largestSize
+    guard let contents = (try? AtomicFile.readOwnFile(Self.path(in: cacheDirectory), largest: Self.largestSize)) ?? nil
     else { return nil }
     bytes = contents.bytes
     copies = bytes.withUnsafeBytes(Self.copies(in:))
@@ -59,6 +58,10 @@ package final class StampedReadBundle: Sendable {
         let readEnd = StateFile.firstIndex(of: 10, in: buffer, from: start, to: end)
       {
         copies.append(((start + 5)..<readEnd, start..<end))
+      } else {
+        // No copy (a folder without a stored read when the bundle was made), kept in its place: the copies after
+        // it are still where the repositories' order says.
+        copies.append((start..<start, start..<end))
       }
       position = end
     }
@@ -92,21 +95,36 @@ package final class StampedReadBundle: Sendable {
   }
 
   /// Makes the copy afresh from the stored reads of `roots`, in that order; a folder without a whole stored read
-  /// (none, or one cut short) is left out. Nothing when there is no cache.
+  /// (none, or one cut short) has an empty copy. Nothing when there is no cache.
+  ///
+  /// Anything but a file in the bundle's place is not read (see `init`): a symlink there is removed, not written
+  /// through, and for a folder there the bundle is not made, rather than made again at every reading.
   package static func write(roots: [String], cacheDirectory: String?) {
     guard let cacheDirectory else { return }
-    var bytes: [UInt8] = []
-    for root in roots {
-      guard let contents = (try? AtomicFile.readOwnFile(StampedRead.path(in: cacheDirectory, of: root))) ?? nil,
-        contents.bytes.starts(with: "read\t".utf8), contents.bytes.suffix(5).elementsEqual("\nend\n".utf8)
-      else { continue }
-      let header = "copy\t\(contents.bytes.count)\n".utf8
-      guard bytes.count + header.count + contents.bytes.count <= largestSize else { break }
-      bytes += header
-      bytes += contents.bytes
-    }
     let path = path(in: cacheDirectory)
-    guard !bytes.isEmpty else {
+    var info = stat()
+    if lstat(path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG {
+      guard (info.st_mode & S_IFMT) == S_IFLNK, unlink(path) == 0 else { return }
+    }
+    var bytes: [UInt8] = []
+    var copies = 0
+    // Room kept for an empty copy of every folder.
+    let reserve = 8 * roots.count
+    for root in roots {
+      var copy: [UInt8] = []
+      if let contents = (try? AtomicFile.readOwnFile(StampedRead.path(in: cacheDirectory, of: root))) ?? nil,
+        contents.bytes.starts(with: "read\t".utf8), contents.bytes.suffix(5).elementsEqual("\nend\n".utf8)
+      {
+        copy = contents.bytes
+      }
+      let header = Array("copy\t\(copy.count)\n".utf8)
+      // A copy that would pass the largest size is left out (an empty one in its place), the others are kept.
+      if bytes.count + header.count + copy.count + reserve > largestSize { copy = [] }
+      bytes += copy.isEmpty ? Array("copy\t0\n".utf8) : header
+      bytes += copy
+      if !copy.isEmpty { copies += 1 }
+    }
+    guard copies > 0 else {
       unlink(path)
       return
     }

@@ -326,8 +326,8 @@ package enum AtomicFile {
   /// It is opened not blocking and not following a symlink in its place (either fails the read), then checked to be
   /// a regular file before a byte is read. Only a device node made in gitjournal's own folder, which takes root,
   /// would be opened.
-  package static func readOwnFile(_ path: String) throws(SystemError) -> Contents? {
-    try readOpened(path, flags: O_NOFOLLOW)?.contents
+  package static func readOwnFile(_ path: String, largest: Int? = nil) throws(SystemError) -> Contents? {
+    try readOpened(path, flags: O_NOFOLLOW, largest: largest)?.contents
   }
 
   /// `readContents` of the file named `name` in `folder`, looked up by name in the open folder.
@@ -368,8 +368,9 @@ package enum AtomicFile {
 
   /// Opens and reads the regular file at `path`; nil when it is gone.
   /// `opening`: how the file is opened with the flags given (by `path` unless said).
+  /// `largest`: a file of more bytes is refused before any is read.
   private static func readOpened(
-    _ path: @autoclosure () -> String, flags: Int32, opening: ((Int32) -> Int32)? = nil
+    _ path: @autoclosure () -> String, flags: Int32, largest: Int? = nil, opening: ((Int32) -> Int32)? = nil
   ) throws(SystemError) -> (contents: Contents, mode: mode_t)? {
     var info = stat()
     // O_NONBLOCK: a FIFO put there since the stat opens at once instead of waiting, and fstat refuses it.
@@ -383,6 +384,7 @@ package enum AtomicFile {
     defer { close(descriptor) }
     guard fstat(descriptor, &info) == 0 else { throw SystemError("read", path: path()) }
     try requireRegularFile(info, path: path())
+    try requireAtMost(largest, info, path: path())
     // The size is a hint (the file may grow meanwhile), capped so that a bogus one cannot reserve gigabytes; one
     // byte more lets the first pass see the end. Read straight into the array: no buffer to clear and copy.
     var capacity = min(max(0, Int(clamping: info.st_size)), 1 << 24) + 1
@@ -415,8 +417,18 @@ package enum AtomicFile {
       guard lseek(descriptor, 0, SEEK_SET) == 0, fstat(descriptor, &info) == 0 else {
         throw SystemError("read", path: path())
       }
+      try requireAtMost(largest, info, path: path())
       capacity *= 2
     }
+  }
+
+  /// Refuses a file of more than `largest` bytes (when given).
+  private static func requireAtMost(_ largest: Int?, _ info: stat, path: @autoclosure () -> String) throws(SystemError)
+  {
+    guard let largest, Int(clamping: info.st_size) > largest else { return }
+    throw SystemError(
+      "read", path: path(), errorNumber: EFBIG,
+      explanation: "it holds \(info.st_size) bytes, more than the \(largest) gitjournal reads of it")
   }
 
   /// Refuses anything but a regular file, saying what it is.

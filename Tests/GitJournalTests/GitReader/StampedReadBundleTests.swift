@@ -124,6 +124,9 @@ import Testing
     let text = try String(contentsOfFile: StampedReadBundle.path(in: cache), encoding: .utf8)
     let copied = text.split(separator: "\n").filter { $0.hasPrefix("read\t") }.map(String.init)
     #expect(copied == ["read\t" + worlds[2].root])
+    // Empty copies in their places, so that the others stay where the repositories' order says.
+    let headers = text.split(separator: "\n").filter { $0.hasPrefix("copy\t") }
+    #expect(headers.count == 3 && headers[0] == "copy\t0" && headers[1] == "copy\t0" && headers[2] != "copy\t0")
     let bundle = StampedReadBundle(cacheDirectory: cache)
     #expect(Self.copy(of: worlds[2], in: bundle, position: 2) == (try worlds[2].full()))
     #expect(Self.copy(of: worlds[1], in: bundle, position: 1) == nil)
@@ -133,14 +136,41 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: StampedReadBundle.path(in: cache)))
   }
 
-  /// gitjournal makes the bundle by rename, never a symlink: one in its place is not followed.
-  @Test func aSymlinkInTheBundlesPlaceIsNotRead() throws {
+  /// gitjournal makes the bundle by rename, never a symlink: one in its place is not followed, and is replaced by
+  /// the next bundle rather than written through (else every reading would find no bundle and make one).
+  @Test func aSymlinkInTheBundlesPlaceIsNotReadAndIsReplaced() throws {
     let worlds = try Self.worlds()
     let cache = worlds[0].cache
     StampedReadBundle.write(roots: worlds.map(\.root), cacheDirectory: cache)
     let path = StampedReadBundle.path(in: cache)
-    #expect(rename(path, path + ".elsewhere") == 0)
-    #expect(symlink(path + ".elsewhere", path) == 0)
+    let elsewhere = path + ".elsewhere"
+    #expect(rename(path, elsewhere) == 0)
+    let before = try Data(contentsOf: URL(fileURLWithPath: elsewhere))
+    #expect(symlink(elsewhere, path) == 0)
+    #expect(StampedReadBundle(cacheDirectory: cache) == nil)
+    StampedReadBundle.write(roots: worlds.map(\.root), cacheDirectory: cache)
+    var info = stat()
+    #expect(lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: elsewhere)) == before, "the link's target was written")
+    #expect(StampedReadBundle(cacheDirectory: cache) != nil)
+  }
+
+  /// A folder in the bundle's place is left there and no bundle is made (nor read); a file larger than the bundle
+  /// can be is refused before it is read.
+  @Test func aFolderOrAHugeFileInTheBundlesPlaceIsNoBundle() throws {
+    let worlds = try Self.worlds()
+    let cache = worlds[0].cache
+    let path = StampedReadBundle.path(in: cache)
+    #expect(mkdir(path, 0o755) == 0)
+    StampedReadBundle.write(roots: worlds.map(\.root), cacheDirectory: cache)
+    var info = stat()
+    #expect(lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR)
+    #expect(StampedReadBundle(cacheDirectory: cache) == nil)
+    #expect(rmdir(path) == 0)
+    // A sparse file: its size is read, none of its bytes.
+    let descriptor = open(path, O_WRONLY | O_CREAT, 0o644)
+    #expect(descriptor >= 0 && ftruncate(descriptor, off_t(StampedReadBundle.largestSize + 1)) == 0)
+    close(descriptor)
     #expect(StampedReadBundle(cacheDirectory: cache) == nil)
   }
 }

@@ -363,6 +363,22 @@ import Testing
     }
   }
 
+  /// A mailmap named with a doubled slash after the repository's folder (`<folder>//mailmap`): stamped whole, not
+  /// as `/mailmap` from the root, so that the file appearing is seen. (A hook with `HOME` written with a `/` at
+  /// its end, and the repository in the home folder, stamps its global config this way too.)
+  @Test func aMailmapNamedWithADoubledSlash() throws {
+    let world = try World()
+    world.allAuthors = false
+    try world.git("config", "user.email", "ada@example.com")
+    let environment = TemporaryRepository.identity(
+      date: world.date(), committerDate: nil, email: "ada@old.example")
+    try world.repository.git(["commit", "-q", "--allow-empty", "-m", "Old address"], environment: environment)
+    try world.git("config", "mailmap.file", world.root + "//mailmap-file")
+    try expectSeen(world) {
+      try world.repository.write("Ada Lovelace <ada@example.com> <ada@old.example>\n", to: "mailmap-file")
+    }
+  }
+
   @Test func anAuthorAddressChangedInTheConfig() throws {
     let world = try World()
     world.allAuthors = false
