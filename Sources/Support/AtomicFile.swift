@@ -423,8 +423,9 @@ package enum AtomicFile {
   }
 
   /// Refuses a file of more than `largest` bytes (when given).
-  private static func requireAtMost(_ largest: Int?, _ info: stat, path: @autoclosure () -> String) throws(SystemError)
-  {
+  private static func requireAtMost(
+    _ largest: Int?, _ info: stat, path: @autoclosure () -> String
+  ) throws(SystemError) {
     guard let largest, Int(clamping: info.st_size) > largest else { return }
     throw SystemError(
       "read", path: path(), errorNumber: EFBIG,
