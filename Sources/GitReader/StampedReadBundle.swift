@@ -124,10 +124,22 @@ package final class StampedReadBundle: Sendable {
       bytes += copy
       if !copy.isEmpty { copies += 1 }
     }
+    removeEarlierFormats(in: cacheDirectory)
     guard copies > 0 else {
       unlink(path)
       return
     }
     _ = try? AtomicFile.write(bytes: bytes, to: path, durable: false, unlessChangedFrom: nil, removingOld: true)
+  }
+
+  /// The folders of stored reads in the formats before this one (`reads-v1` to `reads-v3`), which nothing reads:
+  /// their files (`.tsv`, the only ones gitjournal made there) and then the folders, when nothing else is left in
+  /// them. Here because the bundle is made seldom, and by a hook with many repositories, which made most of them.
+  static func removeEarlierFormats(in cacheDirectory: String) {
+    for version in 1...3 {
+      let folder = cacheDirectory + "/reads-v\(version)"
+      for name in FolderListing.allNames(in: folder) ?? [] where name.hasSuffix(".tsv") { unlink(folder + "/" + name) }
+      rmdir(folder)
+    }
   }
 }

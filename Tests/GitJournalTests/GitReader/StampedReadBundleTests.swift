@@ -112,6 +112,24 @@ import Testing
     #expect(world.isStamped)
   }
 
+  /// Making the bundle removes the stored reads of earlier formats, and only gitjournal's own files there.
+  @Test func earlierFormatsAreRemovedWithTheBundle() throws {
+    let worlds = try Self.worlds()
+    let cache = worlds[0].cache
+    for (folder, names) in [
+      ("reads-v1", ["a.tsv", "notes.txt"]), ("reads-v2", ["b.tsv"]), ("reads-v3", ["c.tsv", "d.tsv"]),
+    ] {
+      try FileManager.default.createDirectory(atPath: cache + "/" + folder, withIntermediateDirectories: true)
+      for name in names { try "x".write(toFile: cache + "/" + folder + "/" + name, atomically: false, encoding: .utf8) }
+    }
+    StampedReadBundle.write(roots: worlds.map(\.root), cacheDirectory: cache)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: cache + "/reads-v1") == ["notes.txt"])
+    #expect(!FileManager.default.fileExists(atPath: cache + "/reads-v2"))
+    #expect(!FileManager.default.fileExists(atPath: cache + "/reads-v3"))
+    #expect(StampedReadBundle(cacheDirectory: cache) != nil)
+    #expect(try worlds[0].hooked() == worlds[0].full())
+  }
+
   /// A folder whose stored read is missing or cut short is left out of a new bundle; the others are in it.
   @Test func aDamagedStoredReadIsLeftOut() throws {
     let worlds = try Self.worlds()
