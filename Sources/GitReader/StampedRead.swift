@@ -21,8 +21,8 @@ import Support
 /// `stampLength`), a record `commits`,
 /// one record per commit (see `WalkedCommit.fields`; the committer time is not kept) and a last record `end`.
 /// Anything else is a miss. The stamps are compared as text, not parsed as numbers: a hook checks about fifteen
-/// paths of every quiet repository, and parsing their decimal numbers cost it about 6 K instructions more a
-/// repository.
+/// paths of every quiet repository, and parsing numbers cost it about 6 K instructions more a repository. With many
+/// repositories the hook reads these records from one copy of them all (see `StampedReadBundle`).
 package struct StampedRead {
   /// Where the stored reads are kept; nil keeps nothing.
   private let cacheDirectory: String?
