@@ -35,8 +35,9 @@ package final class StampedReadBundle: Sendable {
   static func path(in cacheDirectory: String) -> String { cacheDirectory + "/reads-v4/all.tsv" }
 
   /// Each copy follows a line `copy`, a tab and its length in bytes: the copies are found without a look at their
-  /// lines, which cost a hook about 700 instructions a repository. A copy must begin with a `read` record; the
-  /// copies from a line that is not such a header or a length past the end of the file on are none.
+  /// lines, which cost a hook about 700 instructions a repository. A copy that does not begin with a `read` record
+  /// (an empty one, for a folder without a stored read) answers for no folder but keeps its place; from a line that
+  /// is not such a header, or a length past the end of the file, on, there are no copies.
   private static func copies(in buffer: UnsafeRawBufferPointer) -> [(root: Range<Int>, lines: Range<Int>)] {
     var copies: [(root: Range<Int>, lines: Range<Int>)] = []
     var position = 0
