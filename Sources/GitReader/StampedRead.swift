@@ -122,11 +122,14 @@ package struct StampedRead {
 
     func release() { if descriptor >= 0 { close(descriptor) } }
 
+    /// The whole path of `relative` (the folder itself when empty).
+    func path(of relative: String) -> String { relative.isEmpty ? path : path + "/" + relative }
+
     /// The stamp of the path `relative` to the folder (the folder itself when empty).
     func stamp(of relative: Slice<UnsafeRawBufferPointer>, kind: PathStamp.Kind) -> PathStamp {
       if descriptor < 0 {
-        let name = String(decoding: UnsafeRawBufferPointer(rebasing: relative), as: UTF8.self)
-        return PathStamp(path: name.isEmpty ? path : path + "/" + name, kind: kind)
+        return PathStamp(
+          path: path(of: String(decoding: UnsafeRawBufferPointer(rebasing: relative), as: UTF8.self)), kind: kind)
       }
       return relative.isEmpty
         ? PathStamp(openFolder: descriptor, kind: kind) : PathStamp(pathBytes: relative, in: descriptor, kind: kind)
@@ -302,10 +305,7 @@ package struct StampedRead {
       if hasEscapes && record.isEscaped(2 + index) {
         // An escaped path (a tab or a backslash in it) is unescaped first.
         let path = String(record.text(2 + index).dropFirst(pathStart))
-        measured =
-          path.hasPrefix("/")
-          ? PathStamp(path: path, kind: kind)
-          : PathStamp(path: path.isEmpty ? folder.path : folder.path + "/" + path, kind: kind)
+        measured = PathStamp(path: path.hasPrefix("/") ? path : folder.path(of: path), kind: kind)
       } else if file.first != UInt8(ascii: "/") {
         // The folder itself or a path below it: not one of the shared config files, unless the repository holds
         // the home folder, and then it is measured here as well as it would be there.

@@ -342,13 +342,19 @@ import Testing
     try expectSeen(world) { try world.git("fetch", "-q", other.path, "laptop:laptop") }
   }
 
-  @Test func aMailmapEdit() throws {
+  /// A world read for ada@example.com with a commit made under her old address, which a mailmap can map.
+  static func worldWithAnOldAddress() throws -> World {
     let world = try World()
     world.allAuthors = false
     try world.git("config", "user.email", "ada@example.com")
     let environment = TemporaryRepository.identity(
       date: world.date(), committerDate: nil, email: "ada@old.example")
     try world.repository.git(["commit", "-q", "--allow-empty", "-m", "Old address"], environment: environment)
+    return world
+  }
+
+  @Test func aMailmapEdit() throws {
+    let world = try Self.worldWithAnOldAddress()
     try expectSeen(world) {
       try world.repository.write("Ada Lovelace <ada@example.com> <ada@old.example>\n", to: ".mailmap")
     }
@@ -367,12 +373,7 @@ import Testing
   /// as `/mailmap` from the root, so that the file appearing is seen. (A hook with `HOME` written with a `/` at
   /// its end, and the repository in the home folder, stamps its global config this way too.)
   @Test func aMailmapNamedWithADoubledSlash() throws {
-    let world = try World()
-    world.allAuthors = false
-    try world.git("config", "user.email", "ada@example.com")
-    let environment = TemporaryRepository.identity(
-      date: world.date(), committerDate: nil, email: "ada@old.example")
-    try world.repository.git(["commit", "-q", "--allow-empty", "-m", "Old address"], environment: environment)
+    let world = try Self.worldWithAnOldAddress()
     try world.git("config", "mailmap.file", world.root + "//mailmap-file")
     try expectSeen(world) {
       try world.repository.write("Ada Lovelace <ada@example.com> <ada@old.example>\n", to: "mailmap-file")
