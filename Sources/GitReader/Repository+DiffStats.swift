@@ -1,26 +1,29 @@
 import Support
 
 extension Repository {
-  /// `filter`: files left out of the counts (`journal.excludePaths`); nil counts every file.
+  /// `target` diffed against its first parent (or the empty tree for a root commit), each file's lines counted by
+  /// git's xdiff. `filter`: files left out of the counts (`journal.excludePaths`); nil counts every file.
   func diffStats(of target: DiffTarget, excluding filter: PathFilter? = nil) throws(GitError) -> DiffStats {
+    try diffPlan(of: target, excluding: filter).stats(in: self)
+  }
+
+  /// What `target`'s trees tell of its statistics, before any file's lines are counted (see `DiffPlan`).
+  func diffPlan(of target: DiffTarget, excluding filter: PathFilter? = nil) throws(GitError) -> DiffPlan {
     switch target {
-    case .commit(let id): return try diffStats(of: commit(id), excluding: filter)
-    case .trees(let new, let old): return try diffStats(newTree: new, oldTree: old, excluding: filter)
+    case .commit(let id):
+      let commit = try commit(id)
+      let oldTree = try commit.parentID(0).map { parent throws(GitError) in try self.commit(parent).treeID }
+      return try diffPlan(newTree: commit.treeID, oldTree: oldTree, excluding: filter)
+    case .trees(let new, let old): return try diffPlan(newTree: new, oldTree: old, excluding: filter)
     }
   }
 
-  /// Diffs `commit` against its first parent (or the empty tree for a root commit).
+  /// The plan of a diff of `newID` against `oldID` (the empty tree when nil).
   ///
   /// libgit2's `git_diff_tree_to_tree` expands every subtree of both trees; like git's own tree diff, this
-  /// descends only into subtrees whose ids differ, and asks libgit2 (git's xdiff) only for the line counts of
-  /// the files that changed.
-  func diffStats(of commit: Commit, excluding filter: PathFilter? = nil) throws(GitError) -> DiffStats {
-    let oldTree = try commit.parentID(0).map { parent throws(GitError) in try self.commit(parent).treeID }
-    return try diffStats(newTree: commit.treeID, oldTree: oldTree, excluding: filter)
-  }
-
-  func diffStats(newTree newID: ObjectID, oldTree oldID: ObjectID?, excluding filter: PathFilter? = nil)
-    throws(GitError) -> DiffStats
+  /// descends only into subtrees whose ids differ.
+  private func diffPlan(newTree newID: ObjectID, oldTree oldID: ObjectID?, excluding filter: PathFilter?)
+    throws(GitError) -> DiffPlan
   {
     recentObjects?.startDiff()
     let newTree = try tree(newID)
@@ -31,7 +34,7 @@ extension Repository {
     } else {
       try collectChanges(from: oldTree, to: newTree, into: &changes)
     }
-    return try changes.stats(in: self)
+    return changes.plan()
   }
 
   /// Pairs both trees' entries by name (`Tree.pairEntries`) and descends only into subtrees that differ.

@@ -13,59 +13,78 @@ struct TreeChanges {
   var modified: [(old: TreeEntry, new: TreeEntry)] = []
 
   func stats(in repository: Repository) throws(GitError) -> DiffStats {
-    var stats = DiffStats()
-    // -M100%: a deleted and an added file with the same content are one exact rename, no lines.
-    var deletedByContent: [ObjectID: Int] = [:]
-    for entry in deleted where !entry.isSubmodule { deletedByContent[entry.id, default: 0] += 1 }
-    var renamed: [ObjectID: Int] = [:]
-    for entry in added {
-      if !entry.isSubmodule, let available = deletedByContent[entry.id], available > 0 {
-        deletedByContent[entry.id] = available - 1
-        renamed[entry.id, default: 0] += 1
-        stats.filesChanged += 1
-        continue
-      }
-      stats += DiffStats(filesChanged: 1, insertions: try Self.lineCount(of: entry, in: repository))
-    }
-    for entry in deleted {
-      if let count = renamed[entry.id], count > 0 {
-        renamed[entry.id] = count - 1
-        continue
-      }
-      stats += DiffStats(filesChanged: 1, deletions: try Self.lineCount(of: entry, in: repository))
-    }
-    for change in modified {
-      stats += try Self.lineChanges(from: change.old, to: change.new, in: repository)
-    }
-    return stats
+    try plan().stats(in: repository)
   }
 
-  /// Lines of a whole file, 0 when git would call it binary: a NUL byte in its first 8000 bytes, the test
+  /// What the trees alone tell of the commit's statistics, and the files whose lines are still to be counted.
+  func plan() -> DiffPlan {
+    var plan = DiffPlan()
+    // -M100%: a deleted and an added file with the same content are one exact rename, no lines; as in git, a
+    // symbolic link or a submodule only to one of its own kind, a regular file whatever its executable bit.
+    var deletedByContent: [RenameKey: Int] = [:]
+    for entry in deleted { deletedByContent[RenameKey(entry), default: 0] += 1 }
+    var renamed: [RenameKey: Int] = [:]
+    for entry in added {
+      plan.known.filesChanged += 1
+      let key = RenameKey(entry)
+      if let available = deletedByContent[key], available > 0 {
+        deletedByContent[key] = available - 1
+        renamed[key, default: 0] += 1
+        continue
+      }
+      plan.insert(entry)
+    }
+    for entry in deleted {
+      let key = RenameKey(entry)
+      if let count = renamed[key], count > 0 {
+        renamed[key] = count - 1
+        continue
+      }
+      plan.known.filesChanged += 1
+      plan.delete(entry)
+    }
+    for (old, new) in modified {
+      plan.known.filesChanged += 1
+      if old.isSubmodule || new.isSubmodule {
+        plan.insert(new)
+        plan.delete(old)
+      } else if old.id != new.id {
+        plan.work.append(.changes(old: old.id, new: new.id))
+      }
+    }
+    return plan
+  }
+
+  /// What an added and a deleted entry share when git takes them for an exact rename: their content, and their
+  /// kind (git's `find_identical_files`: modes must match unless both are regular files).
+  private struct RenameKey: Hashable {
+    let id: ObjectID
+    let kind: UInt32
+
+    init(_ entry: TreeEntry) {
+      id = entry.id
+      kind = entry.isRegularFile ? 0 : entry.mode
+    }
+  }
+
+  /// Lines of a whole blob, 0 when git would call it binary: a NUL byte in its first 8000 bytes, the test
   /// git and libgit2's diff both use (`git_blob_is_binary` is stricter and would disagree with git log).
-  static func lineCount(of entry: TreeEntry, in repository: Repository) throws(GitError) -> Int {
-    if entry.isSubmodule { return 1 }
-    let blob = try repository.blob(entry.id)
+  static func lineCount(of id: ObjectID, in repository: Repository) throws(GitError) -> Int {
+    let blob = try repository.blob(id)
     return withExtendedLifetime(blob) { isBinary(blob.bytes) ? 0 : LineChanges.lineCount(of: blob.bytes) }
   }
 
-  /// Insertions and deletions between two versions of a file, as git's xdiff counts them.
-  static func lineChanges(from old: TreeEntry, to new: TreeEntry, in repository: Repository)
-    throws(GitError) -> DiffStats
+  /// Insertions and deletions between two versions of a file, as git's xdiff counts them (none for a binary file).
+  static func lineChanges(from old: ObjectID, to new: ObjectID, in repository: Repository)
+    throws(GitError) -> (insertions: Int, deletions: Int)
   {
-    if old.isSubmodule || new.isSubmodule {
-      return DiffStats(
-        filesChanged: 1, insertions: new.isSubmodule ? 1 : try lineCount(of: new, in: repository),
-        deletions: old.isSubmodule ? 1 : try lineCount(of: old, in: repository))
-    }
-    if old.id == new.id { return DiffStats(filesChanged: 1) }
-    let oldBlob = try repository.blob(old.id)
-    let newBlob = try repository.blob(new.id)
+    let oldBlob = try repository.blob(old)
+    let newBlob = try repository.blob(new)
     // The texts are the blobs' bytes: both blobs are kept until they are read.
-    return try withExtendedLifetime((oldBlob, newBlob)) { () throws(GitError) -> DiffStats in
+    return try withExtendedLifetime((oldBlob, newBlob)) { () throws(GitError) -> (insertions: Int, deletions: Int) in
       let (before, after) = (oldBlob.bytes, newBlob.bytes)
-      if isBinary(before) || isBinary(after) { return DiffStats(filesChanged: 1) }
-      let counted = try LineChanges.counted(from: before, to: after)
-      return DiffStats(filesChanged: 1, insertions: counted.insertions, deletions: counted.deletions)
+      if isBinary(before) || isBinary(after) { return (0, 0) }
+      return try LineChanges.counted(from: before, to: after)
     }
   }
 
@@ -73,5 +92,58 @@ struct TreeChanges {
   static func isBinary(_ text: UnsafeRawBufferPointer) -> Bool {
     guard let start = text.baseAddress else { return false }
     return memchr(start, 0, min(text.count, 8000)) != nil
+  }
+}
+
+/// A commit's line statistics as its trees tell them (files changed, exact renames, submodules), and the blobs
+/// whose lines are still to be counted (`FileWork`). A rebuild makes every commit's plan first, then counts the
+/// lines of all of them at once, in the order the pack stores the blobs (see `DiffPipeline`); a few commits are
+/// counted at once (`stats(in:)`). Either way the sum is the same.
+struct DiffPlan {
+  var known = DiffStats()
+  var work: [FileWork] = []
+
+  /// A file that was added, or a submodule's one line.
+  mutating func insert(_ entry: TreeEntry) {
+    if entry.isSubmodule { known.insertions += 1 } else { work.append(.inserted(entry.id)) }
+  }
+
+  /// A file that was deleted, or a submodule's one line.
+  mutating func delete(_ entry: TreeEntry) {
+    if entry.isSubmodule { known.deletions += 1 } else { work.append(.deleted(entry.id)) }
+  }
+
+  /// The statistics, each file's lines counted here.
+  func stats(in repository: Repository) throws(GitError) -> DiffStats {
+    var stats = known
+    for file in work { stats += try file.lineChanges(in: repository) }
+    return stats
+  }
+}
+
+/// One file's lines to count for a commit: a blob whose every line was inserted or deleted, or two versions to
+/// diff. Equal work gives equal lines, whichever commit asks (a cherry-picked change is counted once).
+enum FileWork: Hashable {
+  case inserted(ObjectID)
+  case deleted(ObjectID)
+  case changes(old: ObjectID, new: ObjectID)
+
+  /// The lines, as insertions and deletions (files are counted by the plan).
+  func lineChanges(in repository: Repository) throws(GitError) -> DiffStats {
+    switch self {
+    case .inserted(let id): return DiffStats(insertions: try TreeChanges.lineCount(of: id, in: repository))
+    case .deleted(let id): return DiffStats(deletions: try TreeChanges.lineCount(of: id, in: repository))
+    case .changes(let old, let new):
+      let counted = try TreeChanges.lineChanges(from: old, to: new, in: repository)
+      return DiffStats(insertions: counted.insertions, deletions: counted.deletions)
+    }
+  }
+
+  /// The blobs it reads.
+  var blobs: (ObjectID, ObjectID?) {
+    switch self {
+    case .inserted(let id), .deleted(let id): return (id, nil)
+    case .changes(let old, let new): return (old, new)
+    }
   }
 }

@@ -34,6 +34,7 @@ import Testing
       try repository.write("same\ncontent\n", to: "twin1.txt")
       try repository.write("same\ncontent\n", to: "twin2.txt")
       try repository.write("deep\n", to: "src/deep/file.txt")
+      try repository.write("script.sh", to: "pointer.txt")
     }
     try commit("Exact rename") { try repository.git("mv", "a.txt", "renamed.txt") }
     try commit("Rename and edit") {
@@ -61,6 +62,11 @@ import Testing
     }
     try commit("Symlink") {
       try FileManager.default.createSymbolicLink(atPath: repository.path + "/link", withDestinationPath: "renamed.txt")
+    }
+    // A link holds its target as a blob: the same blob as the file's, but git renames only within a kind.
+    try commit("File replaced by a link with its content") {
+      try repository.git("rm", "-q", "pointer.txt")
+      try FileManager.default.createSymbolicLink(atPath: repository.path + "/pointer", withDestinationPath: "script.sh")
     }
     try commit("Line endings") {
       try repository.write(lines.replacingOccurrences(of: "\n", with: "\r\n"), to: "renamed.txt")

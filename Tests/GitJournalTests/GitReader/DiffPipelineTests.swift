@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+
+@testable import GitReader
+@testable import Support
+
+/// A rebuild plans every commit from its trees, then counts each distinct file's lines once, in the order the pack
+/// stores the blobs (`DiffPipeline`): every commit must get exactly the numbers it gets diffed alone.
+@Suite struct DiffPipelineTests {
+  /// Files edited again and again (most versions are deltas), renamed, deleted, a submodule added, moved and
+  /// removed, then five commits cherry-picked onto a second branch (the same files, counted once for two commits),
+  /// all packed; then more commits left loose.
+  private static func history() throws -> (repository: TemporaryRepository, commits: [ObjectID], picked: [String]) {
+    let repository = try TemporaryRepository()
+    var random = SeededGenerator(seed: 0x7069_7065)
+    var files: [String: [String]] = [:]
+    var script = FastImportScript()
+    var time: Int64 = 1_772_323_200
+    for index in 0..<80 {
+      var changes: [FastImportScript.Change] = []
+      for _ in 0..<Int.random(in: 1...3, using: &random) {
+        let path = ["a.txt", "b.txt", "src/c.swift", "src/deep/d.md", "e.txt"][Int.random(in: 0..<5, using: &random)]
+        var lines = files[path] ?? (0..<60).map { "line \($0) of \(path)" }
+        for _ in 0..<Int.random(in: 1...6, using: &random) {
+          let position = Int.random(in: 0..<lines.count, using: &random)
+          if Bool.random(using: &random) {
+            lines[position] = "edited \(index)"
+          } else {
+            lines.insert("new", at: position)
+          }
+        }
+        files[path] = lines
+        changes.append(.write(path: path, content: lines.joined(separator: "\n") + "\n"))
+      }
+      if index % 13 == 12, let lines = files.removeValue(forKey: "e.txt") {
+        // Deleted, and every other time kept under another name: an exact rename.
+        changes.append(.delete(path: "e.txt"))
+        if index % 26 == 12 {
+          changes.append(.write(path: "old/e\(index).txt", content: lines.joined(separator: "\n") + "\n"))
+        }
+      }
+      time += 3600
+      script.commit(
+        branch: "main", email: TemporaryRepository.email, authorTime: time, committerTime: time, zone: "+0000",
+        message: "Change \(index)", changes: changes)
+    }
+    try repository.importHistory(script)
+    let submodule = try repository.headID()
+    try repository.git("update-index", "--add", "--cacheinfo", "160000,\(submodule),vendor/lib")
+    try repository.git(["commit", "-q", "-m", "Submodule"])
+    try repository.git("update-index", "--force-remove", "vendor/lib")
+    try repository.git("update-index", "--add", "--cacheinfo", "160000,\(submodule),vendor/lib2")
+    try repository.git(["commit", "-q", "-m", "Submodule moved"])
+    try repository.git("update-index", "--force-remove", "vendor/lib2")
+    try repository.git(["commit", "-q", "-m", "Submodule removed"])
+    let picked = try repository.git("rev-list", "--reverse", "HEAD~20..HEAD~15").split(separator: "\n")
+    try repository.git("checkout", "-q", "-b", "copy", "HEAD~20")
+    for id in picked { try repository.git("cherry-pick", "--allow-empty", String(id)) }
+    try repository.git("checkout", "-q", "main")
+    try repository.git("repack", "-a", "-d", "-f", "-q", "--depth=50", "--window=50")
+    for index in 0..<5 {
+      try repository.write((0..<(20 + index)).map { "loose \($0)" }.joined(separator: "\n") + "\n", to: "a.txt")
+      try repository.commit(message: "Loose \(index)", date: "2026-03-30T10:0\(index):00Z")
+    }
+    let commits = try repository.git("rev-list", "--branches", "--no-merges").split(separator: "\n")
+    return (repository, try commits.map { try #require(ObjectID(hex: String($0))) }, picked.map(String.init))
+  }
+
+  @Test func everyCommitCountsAsItsOwnDiff() throws {
+    let (repository, commits, _) = try Self.history()
+    #expect(commits.count == 93)
+    let opened = try Repository.open(at: repository.path)
+    let pipeline = DiffPipeline(repository: opened, filter: nil)
+    for id in commits { pipeline.add(id, .commit(id)) }
+    let pipelined = try pipeline.finish()
+    #expect(pipelined.count == commits.count)
+    // git's own numbers, for every commit, and the same from a handle that diffs one commit at a time.
+    let logged = Dictionary(
+      uniqueKeysWithValues: try repository.log(["--branches", "--no-merges"]).map { ($0.id, $0.stats) })
+    let plain = try Repository.open(at: repository.path)
+    for id in commits {
+      #expect(pipelined[id] == logged[id.hex], "\(id)")
+      #expect(pipelined[id] == (try plain.diffStats(of: .commit(id))), "\(id)")
+    }
+    // The submodule's commits count their one line each, as git log does.
+    let subjects = Dictionary(
+      try repository.log(["--branches"]).map { ($0.subject, $0.stats) }, uniquingKeysWith: { first, _ in first })
+    #expect(subjects["Submodule"] == DiffStats(filesChanged: 1, insertions: 1))
+    #expect(subjects["Submodule moved"] == DiffStats(filesChanged: 1))
+    #expect(subjects["Submodule removed"] == DiffStats(filesChanged: 1, deletions: 1))
+  }
+
+  /// The files of the cherry-picked commits are the same as their originals': each is counted once.
+  @Test func aFileChangedTheSameWayInTwoCommitsIsCountedOnce() throws {
+    let (repository, _, picked) = try Self.history()
+    let opened = try Repository.open(at: repository.path)
+    let copies = try repository.git("rev-list", "main..copy").split(separator: "\n").map(String.init)
+    #expect(picked.count == 5 && copies.count == 5)
+    var plans: [DiffPlan] = []
+    for id in picked + copies {
+      plans.append(try opened.diffPlan(of: .commit(try #require(ObjectID(hex: String(id))))))
+    }
+    let all = plans.flatMap(\.work)
+    let distinct = Set(all)
+    #expect(distinct.count * 2 == all.count)
+    let packs = PackedObjects(objectsFolder: repository.path + "/.git/objects")
+    #expect(DiffPipeline.inPackOrder(Array(distinct), packs: packs).count == distinct.count)
+  }
+
+  /// Files are counted in the order of the later of their blobs in the pack; files with a blob outside the packs
+  /// come last.
+  @Test func filesAreCountedInThePacksOrder() throws {
+    let (repository, commits, _) = try Self.history()
+    let opened = try Repository.open(at: repository.path)
+    var files: [FileWork] = []
+    for id in commits { files += try opened.diffPlan(of: .commit(id)).work }
+    files = Array(Set(files))
+    let packs = PackedObjects(objectsFolder: repository.path + "/.git/objects")
+    let ordered = DiffPipeline.inPackOrder(files, packs: packs).map { files[Int($0)] }
+    #expect(Set(ordered) == Set(files) && ordered.count == files.count)
+    func place(_ file: FileWork) -> Int? {
+      let (first, second) = file.blobs
+      guard let one = packs.location(of: first)?.offset else { return nil }
+      guard let second else { return one }
+      return packs.location(of: second).map { max(one, $0.offset) }
+    }
+    let places = ordered.map(place)
+    let packed = places.prefix { $0 != nil }.map { $0! }
+    #expect(packed == packed.sorted())
+    #expect(packed.count > 100)
+    #expect(places.dropFirst(packed.count).allSatisfy { $0 == nil })
+    #expect(places.count > packed.count, "the loose commits' files come last")
+  }
+}
