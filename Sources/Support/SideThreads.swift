@@ -134,3 +134,33 @@ extension SideThreads {
     return true
   }
 }
+
+/// A value made on a thread of its own while the caller goes on; `value()` waits for it. Where no thread can be
+/// started, `value()` makes it.
+package final class SideResult<Value: Sendable>: @unchecked Sendable {
+  private let condition = Condition()
+  private var made: Value?
+  private var body: (@Sendable () -> Value)?
+
+  package init(_ body: @escaping @Sendable () -> Value) {
+    let isStarted = SideThreads.detach { [self] in
+      let value = body()
+      condition.lock()
+      made = value
+      condition.broadcast()
+      condition.unlock()
+    }
+    if !isStarted { self.body = body }
+  }
+
+  package func value() -> Value {
+    if let body {
+      self.body = nil
+      made = body()
+    }
+    condition.lock()
+    defer { condition.unlock() }
+    while made == nil { condition.wait() }
+    return made!
+  }
+}

@@ -173,6 +173,8 @@ struct Journaling: Sendable {
     shouldStop: @escaping @Sendable () -> Bool = { false }, writers: Int = Journaling.rebuildWriters
   ) async throws -> Report {
     let started = Date()
+    // What the journal folder holds is looked at while the repositories are read.
+    let listing = SideResult { [self] in journalListing() }
     let reading = await reader.read(days: days, policy: policy)
     onRead?(reading.days.values.count { !$0.isEmpty })
     var report = Report(written: [], skipped: reading.skipped)
@@ -180,21 +182,15 @@ struct Journaling: Sendable {
     let durability: JournalStore.Durability = reading.days.count > 1 ? .batched : .immediate
     var synced = false
     defer { if durability == .batched && !synced { store.syncAll() } }
-    // The days' links come from one listing of the folder, with the days about to get a file.
     let pages = writer.pages
+    let (listed, daysWithPageOrRecord, pageStamps) = listing.value()
+    var stamps = pageStamps
+    // The days' links come from one listing of the folder, with the days about to get a file.
     var daysWithFiles: [Day]?
-    if pages.links {
-      let listed = store.daysWithFiles()
+    if let listed {
       let written = reading.days.values.filter { !$0.isEmpty }.map(\.day)
       daysWithFiles = Set(listed + written).sorted()
     }
-    // Listed once: a day without commits is skipped at once when no machine has a record of it and it has no file.
-    let machines = store.recordingMachines()
-    let daysWithPageOrRecord = store.daysWithPageOrRecord(machines: machines)
-    // A page made from this machine's record alone is left alone when its record, its file, its links and its
-    // sentence are as the last rebuild left them (see `PageStamps`). With other machines' records, or forgotten
-    // commits, every page is made again.
-    var stamps = store.isOnlyMachine(among: machines) ? pageStamps() : nil
     // The stamps of the records the days' pages were made from, for their weeks' and months' pages.
     var recordStamps: [Day: PageStamps.Stamp?] = [:]
     // One string for the folder of every record's source (see `PageStamps.Source`).
@@ -303,6 +299,20 @@ struct Journaling: Sendable {
     }
     stamps?.save(pageFolder: store.directory, now: Date())
     return report
+  }
+
+  /// What a rebuild needs to know of the journal folder before it writes: the days with a page (when pages link to
+  /// each other), the days with a page or a record, and what the last rebuild left (`PageStamps`).
+  private func journalListing() -> (daysWithFiles: [Day]?, daysWithPageOrRecord: Set<Day>?, stamps: PageStamps?) {
+    let daysWithFiles = writer.pages.links ? store.daysWithFiles() : nil
+    // Listed once: a day without commits is skipped at once when no machine has a record of it and it has no file.
+    let machines = store.recordingMachines()
+    let daysWithPageOrRecord = store.daysWithPageOrRecord(machines: machines)
+    // A page made from this machine's record alone is left alone when its record, its file, its links and its
+    // sentence are as the last rebuild left them (see `PageStamps`). With other machines' records, or forgotten
+    // commits, every page is made again.
+    let stamps = store.isOnlyMachine(among: machines) ? pageStamps() : nil
+    return (daysWithFiles, daysWithPageOrRecord, stamps)
   }
 
   /// Threads that write a rebuild's days: the machine's cores, a handful at most (the writes are short, and a day's

@@ -56,4 +56,16 @@ import Testing
     if count >= 40 { #expect(Set(done.parts.values).count == 2, "one thread did everything") }
     if count > 0 { #expect(done.parts.values.contains(UInt(pthread_self())), "the caller did none") }
   }
+
+  /// A side result is made on another thread, and waited for.
+  @Test func aSideResultIsMadeBesideTheCaller() {
+    let started = Date()
+    let result = SideResult { () -> UInt in
+      usleep(50_000)
+      return UInt(pthread_self())
+    }
+    let thread = result.value()
+    #expect(Date().timeIntervalSince(started) >= 0.05)
+    #expect(thread != UInt(pthread_self()), "made on the caller's thread")
+  }
 }
