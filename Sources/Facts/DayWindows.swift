@@ -1,3 +1,5 @@
+import GitReader
+
 /// The windows of a run of days, for sorting many instants into days: a rebuild sorts every commit of its span, and
 /// asking the calendar for each (Foundation's date components) cost a second rebuild 7% of its instructions.
 /// Instants outside the run are asked of the calendar.
@@ -17,8 +19,13 @@ struct DayWindows {
 
   /// The journal day `seconds` belongs to (`JournalCalendar.day(containing:)`).
   func day(containing seconds: Int64) -> Day {
+    window(containing: seconds).day
+  }
+
+  /// The day `seconds` belongs to, and where that day ends when it is one of the run (nil otherwise).
+  private func window(containing seconds: Int64) -> (day: Day, end: Int64?) {
     guard let start = starts.first, let end = starts.last, seconds >= start, seconds < end else {
-      return calendar.day(containing: seconds)
+      return (calendar.day(containing: seconds), nil)
     }
     // The last start not after `seconds`.
     var low = 0
@@ -27,6 +34,29 @@ struct DayWindows {
       let middle = (low + high) / 2
       if starts[middle] <= seconds { low = middle } else { high = middle }
     }
-    return first.adding(days: low)
+    return (first.adding(days: low), starts[low + 1])
+  }
+
+  /// `records` cut into days, in order, each day's in the order of their author times then ids (the order
+  /// `ProjectFacts` keeps): sorted once and cut where each day ends, where grouping them by day in a dictionary
+  /// cost a second rebuild of 15,000 commits 6 ms.
+  func days(of records: [CommitRecord]) -> [(day: Day, records: [CommitRecord])] {
+    let order = records.indices.sorted {
+      (records[$0].authoredAt, records[$0].id) < (records[$1].authoredAt, records[$1].id)
+    }
+    var days: [(day: Day, records: [CommitRecord])] = []
+    var position = 0
+    while position < order.count {
+      let (day, end) = window(containing: records[order[position]].authoredAt)
+      var next = position + 1
+      if let end {
+        while next < order.count && records[order[next]].authoredAt < end { next += 1 }
+      }
+      let run = order[position..<next].map { records[$0] }
+      // Outside the run, each instant's day is the calendar's: consecutive ones of the same day join.
+      if days.last?.day == day { days[days.count - 1].records += run } else { days.append((day, run)) }
+      position = next
+    }
+    return days
   }
 }

@@ -154,13 +154,13 @@ public struct FactsReader: Sendable {
     for (index, records) in owned.enumerated() where !records.isEmpty {
       var entry = entries[index]
       entry.isPrivate = privacy[index]
-      let grouped = Dictionary(grouping: records) { windows.day(containing: $0.authoredAt) }
-      for (day, dayRecords) in grouped where wanted.contains(day) {
+      for (day, dayRecords) in windows.days(of: records) where wanted.contains(day) {
         commitsByDay[day, default: []].append((entry, dayRecords))
       }
     }
 
     var facts: [Day: DayFacts] = [:]
+    facts.reserveCapacity(wanted.count)
     for day in wanted {
       let projects = (commitsByDay[day] ?? []).map { entry, records in
         ProjectFacts(name: entry.name, path: entry.path, isPrivate: entry.isPrivate, commits: records)

@@ -148,15 +148,17 @@ struct DayRecordStore: Sendable {
   }
 
   /// Replaces the record of `day`. Nothing is written when the record already says the same: `recorded` is what
-  /// the caller read of it (`.some(nil)`: no record), or nil to have the file read and compared here.
+  /// the caller read of it (`.some(nil)`: no record), or nil to have the file read and compared here. Returns
+  /// whether the file was written.
+  @discardableResult
   func write(
     _ facts: DayFacts, durable: Bool, recorded: DayFacts?? = nil, folderSyncs: AtomicFile.FolderSyncs? = nil
-  ) throws(SystemError) {
-    if case .some(let previous) = recorded, previous == facts { return }
+  ) throws(SystemError) -> Bool {
+    if case .some(let previous) = recorded, previous == facts { return false }
     let bytes = StateFile.bytes(of: DayRecord.records(of: facts))
     let path = path(of: facts.day)
-    if recorded == nil, let existing = try? AtomicFile.readContents(path), existing.bytes == bytes { return }
-    _ = try AtomicFile.write(
+    if recorded == nil, let existing = try? AtomicFile.readContents(path), existing.bytes == bytes { return false }
+    return try AtomicFile.write(
       bytes: bytes, to: path, durable: durable, holdingLock: true, unlessChangedFrom: nil, folderSyncs: folderSyncs,
       creatingFolder: folder)
   }

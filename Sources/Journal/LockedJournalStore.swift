@@ -130,6 +130,7 @@ public struct LockedJournalStore: Sendable {
         lockHolder: lockHolder, unlessChangedFrom: .some(existing?.stamp), folderSyncs: folderSyncs,
         destination: destination, creatingFolder: store.directory)
       if replaced {
+        if !durable { store.batchedWrites.note() }
         keep(copies, with: conflicts)
         return existing == nil ? .created : .updated
       }
@@ -232,7 +233,10 @@ public struct LockedJournalStore: Sendable {
   func writeRecord(
     _ facts: DayFacts, durability: JournalStore.Durability, recorded: DayFacts??
   ) throws(SystemError) {
-    try store.records.write(facts, durable: durability == .immediate, recorded: recorded, folderSyncs: folderSyncs)
+    let durable = durability == .immediate
+    if try store.records.write(facts, durable: durable, recorded: recorded, folderSyncs: folderSyncs), !durable {
+      store.batchedWrites.note()
+    }
   }
 
   /// The day's file as it is on disk, or nil.

@@ -437,17 +437,18 @@ struct Journaling: Sendable {
     var leftAlone = 0
     for period in Set(days.flatMap(writer.periods(containing:))).sorted() {
       let periodFacts = PeriodFacts(period: period, days: period.first.through(period.last).compactMap(facts))
-      let path = store.path(ofPage: periodFacts.name)
+      // Made once: a period's name is written out anew each time it is asked for.
+      let name = periodFacts.name
+      let path = store.path(ofPage: name)
       let sentence =
         periodFacts.isEmpty
         ? nil : sentence(for: periodFacts, sharing: true, hasCachedSentences: hasCachedSentences)
       let inputs = periodInputs(period, sentence: sentence, recordStamp: recordStamp)
-      if stamps.isUnchanged(
-        periodFacts.name, page: PageStamps.Stamp(periodFacts.name + ".md", in: pageFolder), inputs: inputs.text),
-        !store.hasFilesBeside(page: periodFacts.name)
+      if stamps.isUnchanged(name, page: PageStamps.Stamp(name + ".md", in: pageFolder), inputs: inputs.text),
+        !store.hasFilesBeside(page: name)
       {
         written.append(JournalWriter.WrittenPeriod(facts: periodFacts, sentence: sentence, outcome: .unchanged))
-        stamps.keep(periodFacts.name, sources: inputs.sources)
+        stamps.keep(name, sources: inputs.sources)
         leftAlone += 1
         continue
       }
@@ -457,7 +458,7 @@ struct Journaling: Sendable {
       if page.outcome != .nothingToWrite {
         let made =
           page.sentence == sentence ? inputs : periodInputs(period, sentence: page.sentence) { recordStamp($0) }
-        stamps.note(periodFacts.name, pagePath: path, inputs: made.text, sources: made.sources)
+        stamps.note(name, pagePath: path, inputs: made.text, sources: made.sources)
       }
     }
     return (written, leftAlone)
@@ -513,7 +514,7 @@ struct Journaling: Sendable {
       "\(writer.pages)", Version.current, binary,
     ].joined(separator: "\n")
     let name = ContentHash.hex(of: store.directory + "\n" + store.host).prefix(16)
-    return PageStamps(path: cacheDirectory + "/pages-v2/\(name).tsv", key: key)
+    return PageStamps(path: cacheDirectory + "/pages-v3/\(name).tsv", key: key)
   }
 
   /// How long a rebuild holds the journal lock for a run of days before letting a hook in.

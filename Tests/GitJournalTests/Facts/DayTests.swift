@@ -95,4 +95,32 @@ import Testing
       #expect(windows.day(containing: window.end - 1) == day)
     }
   }
+
+  /// Records cut into days by the windows: each day's records are those the calendar puts in it, in the order of
+  /// their author times then ids, with instants outside the run and several commits at one instant.
+  @Test func recordsAreCutIntoTheCalendarsDays() throws {
+    let calendar = JournalCalendar(
+      timeZone: try #require(TimeZoneRules(identifier: "America/New_York")), dayStartMinutes: 240)
+    let first = Day(year: 2026, month: 3, day: 1)
+    let last = Day(year: 2026, month: 4, day: 30)
+    let windows = DayWindows(calendar: calendar, first: first, last: last)
+    var random = SeededGenerator(seed: 19)
+    let span = calendar.window(from: first.adding(days: -5), through: last.adding(days: 5))
+    var instants = (0..<1_500).map { _ in Int64.random(in: span.start..<span.end, using: &random) }
+    instants += instants.prefix(200)
+    let records = instants.map { instant in
+      let hex = (0..<40).map { _ in String(Int.random(in: 0..<16, using: &random), radix: 16) }.joined()
+      return CommitRecord(
+        id: ObjectID(hex: hex)!, authorName: "A", authorEmail: "a@example.com", authoredAt: instant,
+        authorOffsetMinutes: 0, subject: "Change", isMerge: false, stats: .zero)
+    }.shuffled(using: &random)
+    let cut = windows.days(of: records)
+    let expected = Dictionary(grouping: records) { calendar.day(containing: $0.authoredAt) }
+    #expect(cut.map(\.day) == expected.keys.sorted())
+    for (day, dayRecords) in cut {
+      let sorted = try #require(expected[day]).sorted { ($0.authoredAt, $0.id) < ($1.authoredAt, $1.id) }
+      #expect(dayRecords.map(\.id) == sorted.map(\.id), "\(day)")
+    }
+    #expect(cut.contains { $0.day < first } && cut.contains { $0.day > last })
+  }
 }

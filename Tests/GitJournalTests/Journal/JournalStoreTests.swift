@@ -104,4 +104,29 @@ import Testing
     #expect(try store.write(empty, for: day, isEmpty: true) == .updated)
     #expect(try store.read(day)?.contains("No commits") == true)
   }
+
+  /// A batch of writes is synced at its end only when it wrote something: a second rebuild that finds every record and
+  /// page as they are has nothing to sync, and a sync of the file system waits for the disk's flush all the same.
+  @Test func onlyABatchThatWroteSomethingHasSomethingToSync() async throws {
+    let facts = JournalFixtures.facts(subjects: ["One"])
+    #expect(!store.batchedWrites.isAny)
+    // A durable write is synced by itself.
+    try await store.locked { locked in try locked.writeRecord(facts, durability: .immediate, recorded: nil) }
+    #expect(!store.batchedWrites.isAny)
+    // The same facts again, batched: the record says them already, nothing is written.
+    try await store.locked { locked in try locked.writeRecord(facts, durability: .batched, recorded: nil) }
+    #expect(!store.batchedWrites.isAny)
+    // New facts, batched: left for the batch's sync; a second store over the folder starts with nothing to sync.
+    let more = JournalFixtures.facts(subjects: ["One", "Two"])
+    try await store.locked { locked in try locked.writeRecord(more, durability: .batched, recorded: nil) }
+    #expect(store.batchedWrites.isAny)
+    let next = JournalStore(directory: scratch.path("journal"), lockPath: scratch.path("state/journal.lock"))
+    #expect(!next.batchedWrites.isAny)
+    // A new page written in a batch is left for its sync too.
+    try await next.locked { locked in
+      _ = try locked.write(JournalFixtures.page(subjects: ["Three"]), for: day, isEmpty: false, durability: .batched)
+    }
+    #expect(next.batchedWrites.isAny)
+  }
 }
+

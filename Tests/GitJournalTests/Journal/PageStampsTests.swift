@@ -158,7 +158,7 @@ import Testing
   /// A damaged or foreign stamps file is a miss, never a page left stale.
   @Test func aDamagedStampsFileIsAMiss() async throws {
     try await settle()
-    let folder = sandbox.scratch.path("home/.cache/gitjournal/pages-v2")
+    let folder = sandbox.scratch.path("home/.cache/gitjournal/pages-v3")
     let name = try #require(try FileManager.default.contentsOfDirectory(atPath: folder).first)
     try Data("key\tnot-this-one\n".utf8).write(to: URL(fileURLWithPath: folder + "/" + name))
     #expect(try await rebuild() == 0)
@@ -168,7 +168,7 @@ import Testing
   /// the next leaves every page alone, that one too.
   @Test func theStampsFileIsWrittenOnlyWhenAPageChanged() async throws {
     try await settle()
-    let folder = sandbox.scratch.path("home/.cache/gitjournal/pages-v2")
+    let folder = sandbox.scratch.path("home/.cache/gitjournal/pages-v3")
     let name = try #require(try FileManager.default.contentsOfDirectory(atPath: folder).first)
     let before = try #require(FileStamp(path: folder + "/" + name))
     #expect(try await rebuild() == 5)
