@@ -129,4 +129,3 @@ import Testing
     #expect(next.batchedWrites.isAny)
   }
 }
-
