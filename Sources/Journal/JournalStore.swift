@@ -87,8 +87,8 @@ public struct JournalStore: Sendable {
   /// This machine's folder of records.
   public var recordFolder: String { records.folder }
 
-  /// Makes every batched write durable; nothing when none was made (a sync of the file system waits for the
-  /// disk's flush of its cache even when nothing is written: a tenth of a second rebuild's time on a VM's disk).
+  /// Makes every batched write durable; nothing when none was made (a second rebuild that found every file as it
+  /// is): a sync of the file system waits for whatever else is being written to it, and for the disk's flush.
   public func syncAll() {
     guard batchedWrites.isAny else { return }
     AtomicFile.syncFileSystem(containing: directory)

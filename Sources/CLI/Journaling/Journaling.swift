@@ -298,6 +298,7 @@ struct Journaling: Sendable {
       if let delay = stamps?.settlingDelay(now: Date()) { try? await Task.sleep(for: .seconds(delay)) }
     }
     stamps?.save(pageFolder: store.directory, now: Date())
+    removeFormerPageStamps()
     return report
   }
 
@@ -513,8 +514,20 @@ struct Journaling: Sendable {
       store.directory, store.host, calendar.timeZone.fingerprint, String(calendar.dayStartMinutes),
       "\(writer.pages)", Version.current, binary,
     ].joined(separator: "\n")
-    let name = ContentHash.hex(of: store.directory + "\n" + store.host).prefix(16)
-    return PageStamps(path: cacheDirectory + "/pages-v3/\(name).tsv", key: key)
+    return PageStamps(path: cacheDirectory + "/pages-v3/" + pageStampsFileName, key: key)
+  }
+
+  /// The page stamps' file name, one per journal folder and machine.
+  private var pageStampsFileName: String {
+    ContentHash.hex(of: store.directory + "\n" + store.host).prefix(16) + ".tsv"
+  }
+
+  /// The page stamps in their former format (`pages-v2`, which kept each page's inputs whole), read by no build
+  /// since: removed, and their folder once it is empty.
+  private func removeFormerPageStamps() {
+    let folder = cacheDirectory + "/pages-v2"
+    unlink(folder + "/" + pageStampsFileName)
+    rmdir(folder)
   }
 
   /// How long a rebuild holds the journal lock for a run of days before letting a hook in.

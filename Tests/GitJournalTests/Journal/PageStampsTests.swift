@@ -181,4 +181,16 @@ import Testing
     #expect(FileStamp(path: folder + "/" + name) != before, "the stamps file kept the page that was made again")
     #expect(try await rebuild() == 5)
   }
+
+  /// The stamps in their former format, which no build reads, are removed by the next rebuild, and their folder with
+  /// them.
+  @Test func theFormerStampsFileIsRemoved() async throws {
+    try await settle()
+    let cache = sandbox.scratch.path("home/.cache/gitjournal")
+    let name = try #require(try FileManager.default.contentsOfDirectory(atPath: cache + "/pages-v3").first)
+    try FileManager.default.createDirectory(atPath: cache + "/pages-v2", withIntermediateDirectories: true)
+    try Data("key\told\n".utf8).write(to: URL(fileURLWithPath: cache + "/pages-v2/" + name))
+    #expect(try await rebuild() == 5)
+    #expect(!FileManager.default.fileExists(atPath: cache + "/pages-v2"))
+  }
 }
