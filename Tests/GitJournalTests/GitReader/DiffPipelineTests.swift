@@ -13,30 +13,16 @@ import Testing
   private static func history() throws -> (repository: TemporaryRepository, commits: [ObjectID], picked: [String]) {
     let repository = try TemporaryRepository()
     var random = SeededGenerator(seed: 0x7069_7065)
-    var files: [String: [String]] = [:]
+    var edited = EditedFiles(initialLines: 60)
     var script = FastImportScript()
     var time: Int64 = 1_772_323_200
     for index in 0..<80 {
-      var changes: [FastImportScript.Change] = []
-      for _ in 0..<Int.random(in: 1...3, using: &random) {
-        let path = ["a.txt", "b.txt", "src/c.swift", "src/deep/d.md", "e.txt"][Int.random(in: 0..<5, using: &random)]
-        var lines = files[path] ?? (0..<60).map { "line \($0) of \(path)" }
-        for _ in 0..<Int.random(in: 1...6, using: &random) {
-          let position = Int.random(in: 0..<lines.count, using: &random)
-          if Bool.random(using: &random) {
-            lines[position] = "edited \(index)"
-          } else {
-            lines.insert("new", at: position)
-          }
-        }
-        files[path] = lines
-        changes.append(.write(path: path, content: lines.joined(separator: "\n") + "\n"))
-      }
-      if index % 13 == 12, let lines = files.removeValue(forKey: "e.txt") {
+      var changes = edited.changes(forCommit: index, using: &random)
+      if index % 13 == 12, let lines = edited.files.removeValue(forKey: "e.txt") {
         // Deleted, and every other time kept under another name: an exact rename.
         changes.append(.delete(path: "e.txt"))
         if index % 26 == 12 {
-          changes.append(.write(path: "old/e\(index).txt", content: lines.joined(separator: "\n") + "\n"))
+          changes.append(.write(path: "old/e\(index).txt", content: EditedFiles.content(of: lines)))
         }
       }
       time += 3600

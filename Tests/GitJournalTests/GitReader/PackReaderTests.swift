@@ -14,27 +14,13 @@ import Testing
   private static func editedHistory() throws -> TemporaryRepository {
     let repository = try TemporaryRepository()
     var random = SeededGenerator(seed: 0x7061_636B)
-    var files: [String: [String]] = [:]
+    var edited = EditedFiles(initialLines: 40)
     var script = FastImportScript()
     var time: Int64 = 1_772_323_200
     for index in 0..<60 {
-      var changes: [FastImportScript.Change] = []
-      for _ in 0..<Int.random(in: 1...3, using: &random) {
-        let path = ["a.txt", "b.txt", "src/c.swift", "src/deep/d.md", "e.txt"][Int.random(in: 0..<5, using: &random)]
-        var lines = files[path] ?? (0..<40).map { "line \($0) of \(path)" }
-        for _ in 0..<Int.random(in: 1...6, using: &random) {
-          let position = Int.random(in: 0..<lines.count, using: &random)
-          if Bool.random(using: &random) {
-            lines[position] = "edited \(index)"
-          } else {
-            lines.insert("new \(index)", at: position)
-          }
-        }
-        files[path] = lines
-        changes.append(.write(path: path, content: lines.joined(separator: "\n") + "\n"))
-      }
-      if index % 17 == 16, files["e.txt"] != nil {
-        files["e.txt"] = nil
+      var changes = edited.changes(forCommit: index, using: &random)
+      if index % 17 == 16, edited.files["e.txt"] != nil {
+        edited.files["e.txt"] = nil
         changes.append(.delete(path: "e.txt"))
       }
       time += 3600
