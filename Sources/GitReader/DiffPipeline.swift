@@ -78,6 +78,8 @@ final class DiffPipeline: @unchecked Sendable {
     for plan in plans {
       stats[plan.id] = planFiles[plan.files].reduce(plan.known) { $0 + counted[Int($1)] }
     }
+    // Let go at once: the pipeline is kept until the walk's records are, and these grow with the history.
+    (targets, plans, planFiles, files, order, counted) = ([], [], [], [], nil, [])
     return stats
   }
 

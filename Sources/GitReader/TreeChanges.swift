@@ -45,11 +45,15 @@ struct TreeChanges {
     }
     for (old, new) in modified {
       plan.known.filesChanged += 1
-      if old.isSubmodule || new.isSubmodule {
-        plan.insert(new)
-        plan.delete(old)
-      } else if old.id != new.id {
-        plan.work.append(.changes(old: old.id, new: new.id))
+      switch (old.isSubmodule, new.isSubmodule) {
+      case (true, true):
+        plan.known.insertions += 1
+        plan.known.deletions += 1
+      // A submodule and a file at one path: git counts the file's lines and the submodule's one, or nothing at all
+      // when the file is binary (the pair is then binary).
+      case (true, false): plan.work.append(.submoduleReplaced(by: new.id))
+      case (false, true): plan.work.append(.replacedBySubmodule(old.id))
+      case (false, false): if old.id != new.id { plan.work.append(.changes(old: old.id, new: new.id)) }
       }
     }
     return plan
@@ -70,8 +74,13 @@ struct TreeChanges {
   /// Lines of a whole blob, 0 when git would call it binary: a NUL byte in its first 8000 bytes, the test
   /// git and libgit2's diff both use (`git_blob_is_binary` is stricter and would disagree with git log).
   static func lineCount(of id: ObjectID, in repository: Repository) throws(GitError) -> Int {
+    try textLineCount(of: id, in: repository) ?? 0
+  }
+
+  /// Lines of a whole blob, nil when git would call it binary.
+  static func textLineCount(of id: ObjectID, in repository: Repository) throws(GitError) -> Int? {
     let blob = try repository.blob(id)
-    return withExtendedLifetime(blob) { isBinary(blob.bytes) ? 0 : LineChanges.lineCount(of: blob.bytes) }
+    return withExtendedLifetime(blob) { isBinary(blob.bytes) ? nil : LineChanges.lineCount(of: blob.bytes) }
   }
 
   /// Insertions and deletions between two versions of a file, as git's xdiff counts them (none for a binary file).
@@ -127,6 +136,9 @@ enum FileWork: Hashable {
   case inserted(ObjectID)
   case deleted(ObjectID)
   case changes(old: ObjectID, new: ObjectID)
+  /// A submodule replaced by the file `id` at the same path, and the other way round.
+  case submoduleReplaced(by: ObjectID)
+  case replacedBySubmodule(ObjectID)
 
   /// The lines, as insertions and deletions (files are counted by the plan).
   func lineChanges(in repository: Repository) throws(GitError) -> DiffStats {
@@ -136,13 +148,19 @@ enum FileWork: Hashable {
     case .changes(let old, let new):
       let counted = try TreeChanges.lineChanges(from: old, to: new, in: repository)
       return DiffStats(insertions: counted.insertions, deletions: counted.deletions)
+    case .submoduleReplaced(let id):
+      guard let lines = try TreeChanges.textLineCount(of: id, in: repository) else { return DiffStats() }
+      return DiffStats(insertions: lines, deletions: 1)
+    case .replacedBySubmodule(let id):
+      guard let lines = try TreeChanges.textLineCount(of: id, in: repository) else { return DiffStats() }
+      return DiffStats(insertions: 1, deletions: lines)
     }
   }
 
   /// The blobs it reads.
   var blobs: (ObjectID, ObjectID?) {
     switch self {
-    case .inserted(let id), .deleted(let id): return (id, nil)
+    case .inserted(let id), .deleted(let id), .submoduleReplaced(let id), .replacedBySubmodule(let id): return (id, nil)
     case .changes(let old, let new): return (old, new)
     }
   }

@@ -39,6 +39,20 @@ import Testing
     try repository.git(["commit", "-q", "-m", "Submodule moved"])
     try repository.git("update-index", "--force-remove", "vendor/lib2")
     try repository.git(["commit", "-q", "-m", "Submodule removed"])
+    // A binary file and a submodule at one path (git counts no lines), then a text file in the submodule's place
+    // (its lines and the submodule's one).
+    let binary = try repository.git(["hash-object", "-w", "--stdin"], input: Data("a\u{0}b\n".utf8))
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+    try repository.git("update-index", "--add", "--cacheinfo", "100644,\(binary),data.bin")
+    try repository.git(["commit", "-q", "-m", "Binary file"])
+    try repository.git("update-index", "--force-remove", "data.bin")
+    try repository.git("update-index", "--add", "--cacheinfo", "160000,\(submodule),data.bin")
+    try repository.git(["commit", "-q", "-m", "Binary file replaced by a submodule"])
+    let text = try repository.git(["hash-object", "-w", "--stdin"], input: Data("one\ntwo\n".utf8))
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+    try repository.git("update-index", "--force-remove", "data.bin")
+    try repository.git("update-index", "--add", "--cacheinfo", "100644,\(text),data.bin")
+    try repository.git(["commit", "-q", "-m", "Submodule replaced by a text file"])
     let picked = try repository.git("rev-list", "--reverse", "HEAD~20..HEAD~15").split(separator: "\n")
     try repository.git("checkout", "-q", "-b", "copy", "HEAD~20")
     for id in picked { try repository.git("cherry-pick", "--allow-empty", String(id)) }
@@ -54,7 +68,7 @@ import Testing
 
   @Test func everyCommitCountsAsItsOwnDiff() throws {
     let (repository, commits, _) = try Self.history()
-    #expect(commits.count == 93)
+    #expect(commits.count == 96)
     let opened = try Repository.open(at: repository.path)
     let pipeline = DiffPipeline(repository: opened, filter: nil)
     for id in commits { pipeline.add(id, .commit(id)) }
@@ -74,6 +88,8 @@ import Testing
     #expect(subjects["Submodule"] == DiffStats(filesChanged: 1, insertions: 1))
     #expect(subjects["Submodule moved"] == DiffStats(filesChanged: 1))
     #expect(subjects["Submodule removed"] == DiffStats(filesChanged: 1, deletions: 1))
+    #expect(subjects["Binary file replaced by a submodule"] == DiffStats(filesChanged: 1))
+    #expect(subjects["Submodule replaced by a text file"] == DiffStats(filesChanged: 1, insertions: 2, deletions: 1))
   }
 
   /// The files of the cherry-picked commits are the same as their originals': each is counted once.
