@@ -12,10 +12,6 @@ struct TreeChanges {
   var deleted: [TreeEntry] = []
   var modified: [(old: TreeEntry, new: TreeEntry)] = []
 
-  func stats(in repository: Repository) throws(GitError) -> DiffStats {
-    try plan().stats(in: repository)
-  }
-
   /// What the trees alone tell of the commit's statistics, and the files whose lines are still to be counted.
   func plan() -> DiffPlan {
     var plan = DiffPlan()

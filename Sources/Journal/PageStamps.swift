@@ -104,8 +104,9 @@ public struct PageStamps: Sendable {
 
   struct Entry: Equatable, Sendable {
     let page: Stamp
-    /// A hash of the rest of what the page was made from, the stamps of the records it was made from among them.
-    let inputs: String
+    /// A hash of the rest of what the page was made from, the stamps of the records it was made from among them
+    /// (`digest(of:)`).
+    let inputsDigest: String
   }
 
   /// The hash an entry keeps of a page's inputs. The inputs themselves, a month's thirty stamps among them, made
@@ -138,7 +139,7 @@ public struct PageStamps: Sendable {
       } else if record.count == 9 {
         let numbers = (1...7).compactMap { record.integer($0) }
         guard numbers.count == 7 else { return true }
-        entries[record.text(0)] = Entry(page: Stamp(fields: numbers), inputs: record.text(8))
+        entries[record.text(0)] = Entry(page: Stamp(fields: numbers), inputsDigest: record.text(8))
       }
       return isValid
     }
@@ -188,7 +189,7 @@ public struct PageStamps: Sendable {
   /// Whether the page named `name` (a day, a week, a month) is the version that was made from these `inputs`.
   public func isUnchanged(_ name: String, page: Stamp?, inputs: String) -> Bool {
     guard let entry = entries[name], let page, entry.page == page else { return false }
-    return entry.inputs == Self.digest(of: inputs)
+    return entry.inputsDigest == Self.digest(of: inputs)
   }
 
   /// Remembers that the page named `name`, at `pagePath`, was just made (or found as it would be made) from
@@ -197,7 +198,7 @@ public struct PageStamps: Sendable {
     _ name: String, pagePath: String, inputs: String, sources: [(file: Source, stamp: Stamp?)]
   ) {
     guard path != nil, let page = Stamp(path: pagePath) else { return }
-    noted[name] = (Entry(page: page, inputs: Self.digest(of: inputs)), sources)
+    noted[name] = (Entry(page: page, inputsDigest: Self.digest(of: inputs)), sources)
   }
 
   /// Remembers that the page named `name` was found unchanged, with the files it was made from and their stamps.
@@ -275,7 +276,7 @@ public struct PageStamps: Sendable {
     // would say the same of every page, and making its text cost that rebuild a twentieth of its time.
     if isRead && kept.count == entries.count && kept.allSatisfy({ entries[$0.name] == $0.entry }) { return }
     for (name, entry) in kept.sorted(by: { $0.name < $1.name }) {
-      records.append([name] + entry.page.fields.map(String.init) + [entry.inputs])
+      records.append([name] + entry.page.fields.map(String.init) + [entry.inputsDigest])
     }
     try? makeFolders(PathText.folder(of: path))
     try? StateFile.write(records, to: path, isCache: true)

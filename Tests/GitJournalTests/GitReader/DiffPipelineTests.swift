@@ -12,23 +12,11 @@ import Testing
   /// all packed; then more commits left loose.
   private static func history() throws -> (repository: TemporaryRepository, commits: [ObjectID], picked: [String]) {
     let repository = try TemporaryRepository()
-    var random = SeededGenerator(seed: 0x7069_7065)
-    var edited = EditedFiles(initialLines: 60)
-    var script = FastImportScript()
-    var time: Int64 = 1_772_323_200
-    for index in 0..<80 {
-      var changes = edited.changes(forCommit: index, using: &random)
-      if index % 13 == 12, let lines = edited.files.removeValue(forKey: "e.txt") {
-        // Deleted, and every other time kept under another name: an exact rename.
-        changes.append(.delete(path: "e.txt"))
-        if index % 26 == 12 {
-          changes.append(.write(path: "old/e\(index).txt", content: EditedFiles.content(of: lines)))
-        }
-      }
-      time += 3600
-      script.commit(
-        branch: "main", email: TemporaryRepository.email, authorTime: time, committerTime: time, zone: "+0000",
-        message: "Change \(index)", changes: changes)
+    let script = EditedFiles.script(commits: 80, seed: 0x7069_7065, initialLines: 60) { index, edited in
+      guard index % 13 == 12, let lines = edited.files.removeValue(forKey: "e.txt") else { return [] }
+      // Deleted, and every other time kept under another name: an exact rename.
+      guard index % 26 == 12 else { return [.delete(path: "e.txt")] }
+      return [.delete(path: "e.txt"), .write(path: "old/e\(index).txt", content: EditedFiles.content(of: lines))]
     }
     try repository.importHistory(script)
     let submodule = try repository.headID()

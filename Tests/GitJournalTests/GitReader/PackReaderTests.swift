@@ -13,20 +13,9 @@ import Testing
   /// deletions, a symbolic link, an executable and a folder, packed by git.
   private static func editedHistory() throws -> TemporaryRepository {
     let repository = try TemporaryRepository()
-    var random = SeededGenerator(seed: 0x7061_636B)
-    var edited = EditedFiles(initialLines: 40)
-    var script = FastImportScript()
-    var time: Int64 = 1_772_323_200
-    for index in 0..<60 {
-      var changes = edited.changes(forCommit: index, using: &random)
-      if index % 17 == 16, edited.files["e.txt"] != nil {
-        edited.files["e.txt"] = nil
-        changes.append(.delete(path: "e.txt"))
-      }
-      time += 3600
-      script.commit(
-        branch: "main", email: TemporaryRepository.email, authorTime: time, committerTime: time, zone: "+0000",
-        message: "Change \(index)", changes: changes)
+    let script = EditedFiles.script(commits: 60, seed: 0x7061_636B, initialLines: 40) { index, edited in
+      guard index % 17 == 16, edited.files.removeValue(forKey: "e.txt") != nil else { return [] }
+      return [.delete(path: "e.txt")]
     }
     try repository.importHistory(script)
     let binary: [UInt8] = (0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ ($0 >> 5)) }

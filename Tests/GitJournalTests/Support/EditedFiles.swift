@@ -36,4 +36,24 @@ struct EditedFiles {
   static func content(of lines: [String]) -> String {
     lines.joined(separator: "\n") + "\n"
   }
+
+  /// A history of `commits` commits on `main`, an hour apart from 2026-03-01: each edits files as
+  /// `changes(forCommit:using:)` does, with what `more` adds to it (a deletion, a rename).
+  static func script(
+    commits: Int, seed: UInt64, initialLines: Int,
+    more: (Int, inout EditedFiles) -> [FastImportScript.Change] = { _, _ in [] }
+  ) -> FastImportScript {
+    var random = SeededGenerator(seed: seed)
+    var edited = EditedFiles(initialLines: initialLines)
+    var script = FastImportScript()
+    var time: Int64 = 1_772_323_200
+    for index in 0..<commits {
+      let changes = edited.changes(forCommit: index, using: &random) + more(index, &edited)
+      time += 3600
+      script.commit(
+        branch: "main", email: TemporaryRepository.email, authorTime: time, committerTime: time, zone: "+0000",
+        message: "Change \(index)", changes: changes)
+    }
+    return script
+  }
 }
