@@ -72,11 +72,8 @@ struct RebuildCommand: Command {
     var bytes: [UInt8] = []
     bytes.reserveCapacity(report.written.count * (journaling.store.directory.utf8.count + 64))
     for day in report.written {
-      for (index, part) in [
-        day.facts.day.description, day.facts.factualLine, day.outcome.description,
-        journaling.store.path(of: day.facts.day),
-      ].enumerated() {
-        if index > 0 { bytes += "  ".utf8 }
+      let path = journaling.store.path(of: day.facts.day)
+      for part in [day.facts.day.description, "  ", day.facts.factualLine, "  ", day.outcome.description, "  ", path] {
         bytes += part.utf8
       }
       bytes.append(UInt8(ascii: "\n"))

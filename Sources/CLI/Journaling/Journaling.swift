@@ -183,8 +183,8 @@ struct Journaling: Sendable {
     var synced = false
     defer { if durability == .batched && !synced { store.syncAll() } }
     let pages = writer.pages
-    let (listed, daysWithPageOrRecord, pageStamps) = listing.value()
-    var stamps = pageStamps
+    let (listed, daysWithPageOrRecord, lastStamps) = listing.value()
+    var stamps = lastStamps
     // The days' links come from one listing of the folder, with the days about to get a file.
     var daysWithFiles: [Day]?
     if let listed {
