@@ -66,6 +66,11 @@ public struct ObjectID: Hashable, Comparable, Sendable, CustomStringConvertible,
 
   public var description: String { hex }
 
+  /// Calls `body` with the id's bytes (20: SHA-1), for a digest that takes the id as it is.
+  package func withBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+    withUnsafeBytes(of: raw.id, body)
+  }
+
   public static func == (lhs: ObjectID, rhs: ObjectID) -> Bool { compare(lhs, rhs) == 0 }
 
   /// Byte order, which is also the order of the hex ids.

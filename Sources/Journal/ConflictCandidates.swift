@@ -16,6 +16,12 @@ final class ConflictCandidates: @unchecked Sendable {
     self.directory = directory
   }
 
+  /// Whether the folder holds no copy of any page and no temporary file left behind: the usual case, in which
+  /// nothing is looked for page by page.
+  var isEmpty: Bool {
+    lock.withLock { listed().isEmpty && leftovers.isEmpty }
+  }
+
   /// The copies of the page `pageName`, sorted.
   func copies(of pageName: String) -> [String] {
     lock.withLock { listed().filter { SyncConflicts.isCopy($0, of: pageName) }.sorted() }

@@ -45,6 +45,45 @@ enum DayRecord {
     return records
   }
 
+  /// A digest of what `records(of: facts)` holds, made from the facts' fields without writing the record: facts
+  /// whose records differ in any field have different digests, but by chance (`TextDigest`). A rebuild keeps it
+  /// to know that a record it found holding the facts it read still holds them (see `PageStamps.recordHolds`).
+  /// Every field the record keeps is in it; a field added to the record is added here.
+  static func digest(of facts: DayFacts) -> String {
+    var digest = TextDigest.Builder()
+    digest.add("day-record-digest-1")
+    digest.add(facts.day.description)
+    digest.add(Int64(facts.projects.count))
+    for project in facts.projects {
+      digest.add(project.name)
+      digest.add(project.path)
+      digest.add(project.isPrivate)
+      digest.add(Int64(project.commits.count))
+      // Each commit's fields read where they are, not copied out with their texts retained.
+      project.commits.withUnsafeBufferPointer { commits in
+        for index in commits.indices {
+          commits[index].id.withBytes { digest.add(bytes: $0) }
+          digest.add(commits[index].authoredAt)
+          digest.add(Int64(commits[index].authorOffsetMinutes))
+          digest.add(commits[index].isMerge)
+          digest.add(Int64(commits[index].stats.filesChanged))
+          digest.add(Int64(commits[index].stats.insertions))
+          digest.add(Int64(commits[index].stats.deletions))
+          digest.add(commits[index].authorName)
+          digest.add(commits[index].authorEmail)
+          digest.add(commits[index].subject)
+          if let branch = commits[index].branch {
+            digest.add(true)
+            digest.add(branch)
+          } else {
+            digest.add(false)
+          }
+        }
+      }
+    }
+    return digest.hex
+  }
+
   /// The facts in the file at `path`, or nil when it holds no complete record of `day`.
   static func read(_ path: String, day: Day) -> DayFacts? {
     guard let contents = (try? AtomicFile.readContents(path)) ?? nil else { return nil }

@@ -206,7 +206,9 @@ public struct JournalStore: Sendable {
   /// machine's writer left when it was killed. Writing the page takes in the one and removes the other, so a page
   /// whose stamps say it is as it would be made is written all the same.
   public func hasFilesBeside(page name: String) -> Bool {
-    !conflictCandidates.copies(of: name).isEmpty
+    // Asked for each of thousands of pages by a rebuild: the temporary file's name is made only when there is any.
+    guard !conflictCandidates.isEmpty else { return false }
+    return !conflictCandidates.copies(of: name).isEmpty
       || conflictCandidates.hasLeftover(AtomicFile.lockedTemporaryName(of: name + ".md", lockHolder: "-" + host))
   }
 

@@ -20,12 +20,18 @@ import Support
 /// rebuild that finds the same inputs and the same page file leaves the page alone instead of reading and merging
 /// it: it would come out byte for byte the same.
 ///
+/// It also keeps what the last rebuild found in this machine's record of each day: the record's version and a digest
+/// of the facts read from the repositories that it held exactly (`recordHolds`). A rebuild that reads the same facts
+/// for the day and finds the record at that version knows what it holds without reading it.
+///
 /// Kept in the cache folder (`pages-v3/<journal and machine>.tsv`, a `StateFile`): a record `key <hash>` of what
 /// every page depends on (the calendar, the pages that are on, gitjournal's binary), then one record per page: its
-/// name, its page's stamp and a hash of its inputs (`digest(of:)`). A
-/// missing, damaged or foreign file only means every page is read again. Each record vouches for itself: it holds
-/// the stamps of the page and of its records as they were right after the page was made from them, so a record
-/// saved by any rebuild is true as long as they all still match.
+/// name, its page's stamp and a hash of its inputs (`Inputs`); then one record `held <day> <record's stamp>
+/// <facts digest>` per day record. A
+/// missing, damaged or foreign file only means every page and record is read again. Each record vouches for itself:
+/// it holds the stamps of the page and of its records as they were right after the page was made from them (or of
+/// the day's record when it was found holding the facts), so a record saved by any rebuild is true as long as they
+/// all still match.
 ///
 /// A stamp is the file's device, inode, size, and modification and change times (nanoseconds): an editor that saves
 /// by rename makes a new inode, one that writes in place changes the change time even when it puts the old
@@ -105,24 +111,30 @@ public struct PageStamps: Sendable {
   struct Entry: Equatable, Sendable {
     let page: Stamp
     /// A hash of the rest of what the page was made from, the stamps of the records it was made from among them
-    /// (`digest(of:)`).
+    /// (`Inputs`). The inputs themselves, a month's thirty stamps among them, made the file 1.3 MB for libgit2's
+    /// history, and reading it back a tenth of a second rebuild's instructions.
     let inputsDigest: String
   }
 
-  /// The hash an entry keeps of a page's inputs. The inputs themselves, a month's thirty stamps among them, made
-  /// the file 1.3 MB for libgit2's history, and reading it back a tenth of a second rebuild's instructions.
-  static func digest(of inputs: String) -> String {
-    TextDigest.hex(of: inputs)
+  /// What the last rebuild found in this machine's record of a day: its version, and the digest of the facts read
+  /// from the repositories that it held exactly (`factsDigest(of:)`).
+  struct HeldFacts: Equatable, Sendable {
+    let record: Stamp
+    let factsDigest: String
   }
 
   private let path: String?
   private let key: String
   private var entries: [String: Entry] = [:]
+  /// By day (`2024-05-01`).
+  private var held: [String: HeldFacts] = [:]
   /// Whether `entries` are those of the file at `path`, read whole with this key.
   private var isRead = false
   /// Pages this rebuild made or found as they are, with their stamps right after and the files they were made from:
   /// saved if all are still so.
   private var noted: [String: (entry: Entry, sources: [(file: Source, stamp: Stamp?)])] = [:]
+  /// Records this rebuild found holding the facts it read, or wrote with them, and their files: saved if still so.
+  private var notedHeld: [String: (held: HeldFacts, file: Source)] = [:]
 
   /// `path` nil keeps nothing; `key`: what every page depends on besides its own inputs.
   public init(path: String?, key: String) {
@@ -132,6 +144,7 @@ public struct PageStamps: Sendable {
     var isValid = true
     var isFirst = true
     var entries: [String: Entry] = [:]
+    var held: [String: HeldFacts] = [:]
     StateFile.read(path) { record in
       if isFirst {
         isFirst = false
@@ -140,65 +153,81 @@ public struct PageStamps: Sendable {
         let numbers = (1...7).compactMap { record.integer($0) }
         guard numbers.count == 7 else { return true }
         entries[record.text(0)] = Entry(page: Stamp(fields: numbers), inputsDigest: record.text(8))
+      } else if record.count == 10 && record.text(0) == "held" {
+        let numbers = (2...8).compactMap { record.integer($0) }
+        guard numbers.count == 7 else { return true }
+        held[record.text(1)] = HeldFacts(record: Stamp(fields: numbers), factsDigest: record.text(9))
       }
       return isValid
     }
     if isValid && !isFirst {
       self.entries = entries
+      self.held = held
       isRead = true
     }
   }
 
-  /// The text of a file's stamp for a page's inputs ("none" for no file).
-  public static func text(of stamp: Stamp?) -> String {
-    guard let stamp else { return "none" }
-    // Digits written by hand straight into the string: a rebuild makes this text for every day's record, three
-    // times over with its week and month, and `String(Int)` joined cost a tenth of a second rebuild's
-    // instructions, digits reversed in an array slice as much again.
-    let fields = stamp.fields
-    return String(unsafeUninitializedCapacity: fields.count * 21) { buffer in
-      var count = 0
-      for (index, field) in fields.enumerated() {
-        if index > 0 {
-          buffer[count] = UInt8(ascii: ",")
-          count += 1
-        }
-        if field < 0 {
-          buffer[count] = UInt8(ascii: "-")
-          count += 1
-        }
-        var magnitude = field.magnitude
-        var end = count
-        repeat {
-          buffer[end] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-          magnitude /= 10
-          end += 1
-        } while magnitude > 0
-        var (low, high) = (count, end - 1)
-        while low < high {
-          buffer.swapAt(low, high)
-          low += 1
-          high -= 1
-        }
-        count = end
-      }
-      return count
+  /// What a page is made from besides what the key holds, told field by field and kept as a digest: a day's record
+  /// (by stamp), links and sentence, or a week's or month's days' records and sentence. Digested as they are told, not
+  /// written out first: a second rebuild tells a record's stamp three times (its day, week and month), and writing
+  /// the stamps out as text cost it a tenth of its instructions.
+  public struct Inputs: Sendable {
+    private var digest = TextDigest.Builder()
+
+    /// `kind`: what the page is (`day`, `period`).
+    public init(kind: String) {
+      digest.add(kind)
     }
+
+    /// A file's stamp, nil for no file.
+    public mutating func add(_ stamp: Stamp?) {
+      guard let stamp else { return digest.add(false) }
+      digest.add(true)
+      for field in stamp.fields { digest.add(field) }
+    }
+
+    /// A text, nil for none.
+    public mutating func add(_ text: String?) {
+      guard let text else { return digest.add(false) }
+      digest.add(true)
+      digest.add(text)
+    }
+
+    var hex: String { digest.hex }
   }
 
   /// Whether the page named `name` (a day, a week, a month) is the version that was made from these `inputs`.
-  public func isUnchanged(_ name: String, page: Stamp?, inputs: String) -> Bool {
+  public func isUnchanged(_ name: String, page: Stamp?, inputs: Inputs) -> Bool {
     guard let entry = entries[name], let page, entry.page == page else { return false }
-    return entry.inputsDigest == Self.digest(of: inputs)
+    return entry.inputsDigest == inputs.hex
   }
 
   /// Remembers that the page named `name`, at `pagePath`, was just made (or found as it would be made) from
   /// `inputs`, which hold the stamps of the files at `sources`: those of the versions the page was made from.
   public mutating func note(
-    _ name: String, pagePath: String, inputs: String, sources: [(file: Source, stamp: Stamp?)]
+    _ name: String, pagePath: String, inputs: Inputs, sources: [(file: Source, stamp: Stamp?)]
   ) {
     guard path != nil, let page = Stamp(path: pagePath) else { return }
-    noted[name] = (Entry(page: page, inputsDigest: Self.digest(of: inputs)), sources)
+    noted[name] = (Entry(page: page, inputsDigest: inputs.hex), sources)
+  }
+
+  /// The digest a rebuild keeps of the facts it read for a day, to compare with the next rebuild's
+  /// (`DayRecord.digest(of:)`: every field the day's record would keep of them).
+  public static func factsDigest(of facts: DayFacts) -> String {
+    DayRecord.digest(of: facts)
+  }
+
+  /// Whether this machine's record of `day`, at version `record`, is one the last rebuild found holding exactly the
+  /// facts of `factsDigest` (or wrote with them): it holds them still, and need not be read.
+  public func recordHolds(_ day: Day, record: Stamp, factsDigest: String) -> Bool {
+    held[day.description] == HeldFacts(record: record, factsDigest: factsDigest)
+  }
+
+  /// Remembers that this machine's record of `day`, the file `file` at version `record`, holds exactly the facts of
+  /// `factsDigest` read from the repositories.
+  public mutating func noteHeld(_ day: Day, file: Source, record: Stamp, factsDigest: String) {
+    guard path != nil else { return }
+    notedHeld[day.description] = (HeldFacts(record: record, factsDigest: factsDigest), file)
   }
 
   /// Remembers that the page named `name` was found unchanged, with the files it was made from and their stamps.
@@ -224,6 +253,9 @@ public struct PageStamps: Sendable {
         if let stamp = source.stamp, !note(stamp) { return nil }
       }
     }
+    for (_, noted) in notedHeld {
+      guard note(noted.held.record) else { return nil }
+    }
     guard let newest else { return nil }
     let delay = newest + Stamp.racyMargin - now.timeIntervalSince1970 + 0.005
     return delay <= Stamp.racyMargin + 0.005 ? max(delay, 0) : nil
@@ -237,7 +269,11 @@ public struct PageStamps: Sendable {
     // A rebuild that found every page as the file holds it (a second rebuild that changed nothing) leaves the file
     // as it is, without looking at every page and record again: the file says what it would say. A page or record
     // changed since it was checked has a stamp other than the file's, and is made again by the next rebuild.
-    if isRead && noted.count == entries.count && noted.allSatisfy({ entries[$0.key] == $0.value.entry }) { return }
+    if isRead && noted.count == entries.count && noted.allSatisfy({ entries[$0.key] == $0.value.entry })
+      && notedHeld.count == held.count && notedHeld.allSatisfy({ held[$0.key] == $0.value.held })
+    {
+      return
+    }
     var records: [[String]] = [["key", key]]
     // Each folder opened once, its files looked up by name.
     var folders: [String: OpenFolder] = [:]
@@ -272,11 +308,28 @@ public struct PageStamps: Sendable {
       else { continue }
       kept.append((name, entry))
     }
-    // The file read holds these pages and no others (a second rebuild that changed nothing): written again, it
-    // would say the same of every page, and making its text cost that rebuild a twentieth of its time.
-    if isRead && kept.count == entries.count && kept.allSatisfy({ entries[$0.name] == $0.entry }) { return }
+    var keptHeld: [(day: String, held: HeldFacts)] = []
+    keptHeld.reserveCapacity(notedHeld.count)
+    for (day, noted) in notedHeld {
+      if isRead && held[day] == noted.held {
+        keptHeld.append((day, noted.held))
+        continue
+      }
+      guard stamp(noted.file) == noted.held.record, !noted.held.record.isRacy(now: now) else { continue }
+      keptHeld.append((day, noted.held))
+    }
+    // The file read holds these pages and records and no others (a second rebuild that changed nothing): written
+    // again, it would say the same of every one, and making its text cost that rebuild a twentieth of its time.
+    if isRead && kept.count == entries.count && kept.allSatisfy({ entries[$0.name] == $0.entry })
+      && keptHeld.count == held.count && keptHeld.allSatisfy({ held[$0.day] == $0.held })
+    {
+      return
+    }
     for (name, entry) in kept.sorted(by: { $0.name < $1.name }) {
       records.append([name] + entry.page.fields.map(String.init) + [entry.inputsDigest])
+    }
+    for (day, held) in keptHeld.sorted(by: { $0.day < $1.day }) {
+      records.append(["held", day] + held.record.fields.map(String.init) + [held.factsDigest])
     }
     try? makeFolders(PathText.folder(of: path))
     try? StateFile.write(records, to: path, isCache: true)

@@ -9,32 +9,97 @@ package enum TextDigest {
   package static func hex(of text: String) -> String {
     var text = text
     let (first, second) = text.withUTF8 { bytes -> (UInt64, UInt64) in
-      var first: UInt64 = 0x243F_6A88_85A3_08D3
-      var second: UInt64 = 0x1319_8A2E_0370_7344
+      var first = firstStart
+      var second = secondStart
       var position = 0
       while position + 8 <= bytes.count {
         let word = UInt64(
           littleEndian: UnsafeRawBufferPointer(bytes).loadUnaligned(fromByteOffset: position, as: UInt64.self))
-        first = step(first, word, 0x9E37_79B9_7F4A_7C15)
-        second = step(second, word, 0xC2B2_AE3D_27D4_EB4F)
+        first = step(first, word, firstMultiplier)
+        second = step(second, word, secondMultiplier)
         position += 8
       }
       var last: UInt64 = 0
       for (index, byte) in bytes[position...].enumerated() { last |= UInt64(byte) << (8 * UInt64(index)) }
-      first = step(step(first, last, 0x9E37_79B9_7F4A_7C15), UInt64(bytes.count), 0x9E37_79B9_7F4A_7C15)
-      second = step(step(second, last, 0xC2B2_AE3D_27D4_EB4F), UInt64(bytes.count), 0xC2B2_AE3D_27D4_EB4F)
+      first = step(step(first, last, firstMultiplier), UInt64(bytes.count), firstMultiplier)
+      second = step(step(second, last, secondMultiplier), UInt64(bytes.count), secondMultiplier)
       return (first, second)
     }
-    return hex(first) + hex(second)
+    return hex(first, second)
   }
+
+  /// The digest of a sequence of fields (texts, numbers, bytes of a fixed length), made without joining them into
+  /// one text. Each field takes whole words: a text is preceded by its length and its last word padded with zeros,
+  /// so that no two sequences of fields hash the same words.
+  package struct Builder {
+    private var first = TextDigest.firstStart
+    private var second = TextDigest.secondStart
+
+    package init() {}
+
+    package mutating func add(_ text: String) {
+      add(Int64(text.utf8.count))
+      // A native string's bytes in place (a small one's copied out of it): no copy of the text is made.
+      _ = text.utf8.withContiguousStorageIfAvailable { add(bytes: UnsafeRawBufferPointer($0)) }
+    }
+
+    package mutating func add(_ number: Int64) {
+      mix(UInt64(bitPattern: number))
+    }
+
+    package mutating func add(_ flag: Bool) {
+      mix(flag ? 1 : 0)
+    }
+
+    /// Bytes as they are, for a field of a fixed length (an id) or after its length.
+    package mutating func add(bytes: UnsafeRawBufferPointer) {
+      var position = 0
+      while position + 8 <= bytes.count {
+        mix(UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: position, as: UInt64.self)))
+        position += 8
+      }
+      guard position < bytes.count else { return }
+      var last: UInt64 = 0
+      var shift: UInt64 = 0
+      while position < bytes.count {
+        last |= UInt64(bytes[position]) << shift
+        shift += 8
+        position += 1
+      }
+      mix(last)
+    }
+
+    /// The digest of what was added, as 32 lowercase hex digits.
+    package var hex: String {
+      TextDigest.hex(
+        TextDigest.step(first, 0, TextDigest.firstMultiplier), TextDigest.step(second, 0, TextDigest.secondMultiplier))
+    }
+
+    @inline(__always) private mutating func mix(_ word: UInt64) {
+      first = TextDigest.step(first, word, TextDigest.firstMultiplier)
+      second = TextDigest.step(second, word, TextDigest.secondMultiplier)
+    }
+  }
+
+  private static let firstStart: UInt64 = 0x243F_6A88_85A3_08D3
+  private static let secondStart: UInt64 = 0x1319_8A2E_0370_7344
+  private static let firstMultiplier: UInt64 = 0x9E37_79B9_7F4A_7C15
+  private static let secondMultiplier: UInt64 = 0xC2B2_AE3D_27D4_EB4F
 
   @inline(__always) private static func step(_ hash: UInt64, _ word: UInt64, _ multiplier: UInt64) -> UInt64 {
     let product = (hash ^ word) &* multiplier
     return product ^ (product >> 29)
   }
 
-  private static func hex(_ value: UInt64) -> String {
-    let digits = String(value, radix: 16)
-    return String(repeating: "0", count: 16 - digits.utf8.count) + digits
+  /// Both lanes as 32 lowercase hex digits, the first lane's first.
+  private static func hex(_ first: UInt64, _ second: UInt64) -> String {
+    String(unsafeUninitializedCapacity: 32) { buffer in
+      let digits: StaticString = "0123456789abcdef"
+      for index in 0..<32 {
+        let value = index < 16 ? first : second
+        buffer[index] = digits.utf8Start[Int((value >> (60 - 4 * UInt64(index % 16))) & 15)]
+      }
+      return 32
+    }
   }
 }

@@ -206,7 +206,7 @@ struct Journaling: Sendable {
         let runEnds = Date() + Self.lockHold
         let run = RebuildRun(
           locked: locked, reading: reading, started: started, daysWithPageOrRecord: daysWithPageOrRecord,
-          stamps: stamps, daysWithFiles: daysWithFiles, durability: durability,
+          stamps: lastStamps, daysWithFiles: daysWithFiles, durability: durability,
           // The folders of the pages and of this machine's records, opened for the run: their files are looked at
           // by name. Whether the sentence cache has any sentence, looked at once for the run, not once per page.
           records: locked.openRecordFolder(), pageFolder: OpenFolder(store.directory),
@@ -228,7 +228,7 @@ struct Journaling: Sendable {
             let again = await reader.read(days: [day], policy: policy)
             made = rebuildDay(
               day, facts: again.days[day] ?? reading.days[day]!, readPaths: again.readPaths, recorded: recorded,
-              recordStamp: stamp, in: run)
+              recordStamp: stamp, factsDigest: nil, in: run)
           }
           if !(reading.days[day]?.isEmpty ?? true) { onWritten?() }
           switch made {
@@ -239,13 +239,15 @@ struct Journaling: Sendable {
             let source = PageStamps.Source(folder: recordFolder, name: store.recordName(of: day))
             switch page {
             case .none: break
-            case .leftAlone(let stamp):
+            case .leftAlone(let stamp, let held):
               recordStamps[day] = stamp
               stamps?.keep(day.description, sources: [(source, stamp)])
-            case .made(let stamp, let inputs):
+              if let held { stamps?.noteHeld(day, file: source, record: stamp, factsDigest: held) }
+            case .made(let stamp, let inputs, let held):
               recordStamps[day] = stamp
               stamps?.note(
                 day.description, pagePath: store.path(of: day), inputs: inputs, sources: [(source, stamp)])
+              if let stamp, let held { stamps?.noteHeld(day, file: source, record: stamp, factsDigest: held) }
             }
           }
         }
@@ -327,6 +329,8 @@ struct Journaling: Sendable {
     let started: Date
     /// The days with a page or a record, as listed when the rebuild began (nil: unknown, each is looked at).
     let daysWithPageOrRecord: Set<Day>?
+    /// What the last rebuild left, as read: the stamps this rebuild notes are kept apart (a copy here of the ones
+    /// noted so far was copied again at each day noted while the run lived, and freed with it).
     let stamps: PageStamps?
     let daysWithFiles: [Day]?
     let durability: JournalStore.Durability
@@ -347,14 +351,15 @@ struct Journaling: Sendable {
     case failed(SystemError)
   }
 
-  /// What a rebuild keeps in its stamps of a day's page (see `PageStamps`).
+  /// What a rebuild keeps in its stamps of a day's page (see `PageStamps`). `held`: the digest of the facts read for
+  /// the day when the record of that stamp holds exactly them (`PageStamps.recordHolds`).
   private enum PageMade: Sendable {
     /// Nothing: no stamps kept, or no page.
     case none
     /// The page was as it would be made, from the record of this stamp.
-    case leftAlone(PageStamps.Stamp)
+    case leftAlone(PageStamps.Stamp, held: String?)
     /// The page was made from the record of this stamp, with these inputs.
-    case made(PageStamps.Stamp?, inputs: String)
+    case made(PageStamps.Stamp?, inputs: PageStamps.Inputs, held: String?)
   }
 
   /// A day of a rebuild as read when it began: left out when it has nothing, read again when a hook wrote its record
@@ -365,20 +370,31 @@ struct Journaling: Sendable {
     }
     let facts = run.reading.days[day]!
     // This machine's record of the day, read once: whether a hook wrote it since, whether the page is as it
-    // was made from it, and what the write builds on.
-    let (recorded, recordStamp) = run.locked.stampedRecord(of: day, in: run.records, expecting: facts)
+    // was made from it, and what the write builds on. A record the last rebuild found holding these very facts,
+    // unchanged since, holds them still: it is not read (a second rebuild spent half its time reading records).
+    let factsDigest = run.stamps.map { _ in PageStamps.factsDigest(of: facts) }
+    let (recorded, recordStamp): (DayFacts?, FileStamp?)
+    if let stamps = run.stamps, let factsDigest, let stamp = run.records.stamp(of: store.recordName(of: day)),
+      stamps.recordHolds(day, record: PageStamps.Stamp(stamp), factsDigest: factsDigest)
+    {
+      (recorded, recordStamp) = (facts, stamp)
+    } else {
+      (recorded, recordStamp) = run.locked.stampedRecord(of: day, in: run.records, expecting: facts)
+    }
     if let written = recordStamp?.modified, written >= run.started {
       return .readAgain(recorded: recorded, stamp: recordStamp)
     }
     return rebuildDay(
-      day, facts: facts, readPaths: run.reading.readPaths, recorded: recorded, recordStamp: recordStamp, in: run)
+      day, facts: facts, readPaths: run.reading.readPaths, recorded: recorded, recordStamp: recordStamp,
+      factsDigest: factsDigest, in: run)
   }
 
   /// Makes and writes a day of a rebuild from `facts`, read from `readPaths`, and this machine's `recorded` record of
-  /// it, of the version `recordStamp` stamps; a page as it would be made is left alone.
+  /// it, of the version `recordStamp` stamps; a page as it would be made is left alone. `factsDigest`: that of
+  /// `facts` (`PageStamps.factsDigest(of:)`) when the rebuild keeps stamps, for the record that ends up holding them.
   private func rebuildDay(
     _ day: Day, facts: DayFacts, readPaths: Set<String>, recorded: DayFacts?, recordStamp: FileStamp?,
-    in run: RebuildRun
+    factsDigest: String?, in run: RebuildRun
   ) -> DayOutcome {
     var part = Report(written: [], skipped: [])
     let links = run.daysWithFiles.flatMap { writer.dayLinks(of: day, among: $0).line } ?? ""
@@ -390,10 +406,12 @@ struct Journaling: Sendable {
       part.written.append(kept.day)
       if !kept.carried.isEmpty { part.carried[day] = kept.carried }
       part.pagesLeftAlone += 1
-      return .made(part, page: .leftAlone(PageStamps.Stamp(recordStamp)))
+      let held = recorded == facts ? factsDigest : nil
+      return .made(part, page: .leftAlone(PageStamps.Stamp(recordStamp), held: held))
     }
+    let own: DayFacts
     do {
-      try write(
+      own = try write(
         facts, readPaths: readPaths, in: run.locked, durability: run.durability, daysWithFiles: run.daysWithFiles,
         refreshingPeriods: false, recorded: .some(recorded), into: &part)
     } catch {
@@ -403,7 +421,8 @@ struct Journaling: Sendable {
       return .made(part, page: .none)
     }
     let stamp = PageStamps.Stamp(path: store.recordPath(of: day))
-    return .made(part, page: .made(stamp, inputs: dayInputs(record: stamp, links: links, sentence: written.sentence)))
+    let inputs = dayInputs(record: stamp, links: links, sentence: written.sentence)
+    return .made(part, page: .made(stamp, inputs: inputs, held: own == facts ? factsDigest : nil))
   }
 
   /// `JournalWriter.writePeriods` for a rebuild with one machine's records: a week's or a month's page whose days'
@@ -445,7 +464,7 @@ struct Journaling: Sendable {
         periodFacts.isEmpty
         ? nil : sentence(for: periodFacts, sharing: true, hasCachedSentences: hasCachedSentences)
       let inputs = periodInputs(period, sentence: sentence, recordStamp: recordStamp)
-      if stamps.isUnchanged(name, page: PageStamps.Stamp(name + ".md", in: pageFolder), inputs: inputs.text),
+      if stamps.isUnchanged(name, page: PageStamps.Stamp(name + ".md", in: pageFolder), inputs: inputs.inputs),
         !store.hasFilesBeside(page: name)
       {
         written.append(JournalWriter.WrittenPeriod(facts: periodFacts, sentence: sentence, outcome: .unchanged))
@@ -459,7 +478,7 @@ struct Journaling: Sendable {
       if page.outcome != .nothingToWrite {
         let made =
           page.sentence == sentence ? inputs : periodInputs(period, sentence: page.sentence) { recordStamp($0) }
-        stamps.note(name, pagePath: path, inputs: made.text, sources: made.sources)
+        stamps.note(name, pagePath: path, inputs: made.inputs, sources: made.sources)
       }
     }
     return (written, leftAlone)
@@ -488,21 +507,27 @@ struct Journaling: Sendable {
 
   /// What a day's page is made from besides the calendar and the pages that are on: this machine's record of it (by
   /// stamp; its facts are this record's), its links line and its sentence.
-  private func dayInputs(record: PageStamps.Stamp?, links: String, sentence: String?) -> String {
-    "day\n" + PageStamps.text(of: record) + "\n" + links + "\n" + (sentence ?? "")
+  private func dayInputs(record: PageStamps.Stamp?, links: String, sentence: String?) -> PageStamps.Inputs {
+    var inputs = PageStamps.Inputs(kind: "day")
+    inputs.add(record)
+    inputs.add(links)
+    inputs.add(sentence)
+    return inputs
   }
 
   /// What a week's or a month's page is made from besides the calendar and the pages that are on: its days' records
   /// (by stamp) and its sentence.
   private func periodInputs(
     _ period: PeriodFacts.Period, sentence: String?, recordStamp: (Day) -> PageStamps.Stamp?
-  ) -> (text: String, sources: [(file: PageStamps.Source, stamp: PageStamps.Stamp?)]) {
+  ) -> (inputs: PageStamps.Inputs, sources: [(file: PageStamps.Source, stamp: PageStamps.Stamp?)]) {
     let folder = store.recordFolder
     let sources = period.first.through(period.last).map {
       (PageStamps.Source(folder: folder, name: store.recordName(of: $0)), recordStamp($0))
     }
-    let stamps = sources.map { PageStamps.text(of: $0.1) }
-    return ("period\n" + stamps.joined(separator: "\n") + "\n" + (sentence ?? ""), sources)
+    var inputs = PageStamps.Inputs(kind: "period")
+    for (_, stamp) in sources { inputs.add(stamp) }
+    inputs.add(sentence)
+    return (inputs, sources)
   }
 
   /// What a rebuild knows of the pages it left (see `PageStamps`), kept per journal folder and machine; their key is
@@ -533,13 +558,15 @@ struct Journaling: Sendable {
   /// How long a rebuild holds the journal lock for a run of days before letting a hook in.
   static let lockHold: TimeInterval = 0.02
 
-  /// Writes one day from facts read now and the day's record, with the cached sentence for the result.
+  /// Writes one day from facts read now and the day's record, with the cached sentence for the result; returns the
+  /// facts this machine's record now holds (those read, with what the record kept of repositories not read now).
   /// `recorded`: the day's record as the caller read it under this lock (`.some(nil)`: none), else read here.
+  @discardableResult
   private func write(
     _ read: DayFacts, readPaths: Set<String>, in locked: LockedJournalStore, durability: JournalStore.Durability,
     daysWithFiles: [Day]? = nil, refreshingPeriods: Bool = true, recorded known: DayFacts?? = nil,
     into report: inout Report
-  ) throws(SystemError) {
+  ) throws(SystemError) -> DayFacts {
     let recorded = known ?? locked.record(of: read.day)
     let (facts, carried) = read.keeping(recorded, readPaths: readPaths)
     let written = try writer.write(
@@ -556,6 +583,7 @@ struct Journaling: Sendable {
         report.renamed[project.name] = (seen.from.union(old), seen.days + 1)
       }
     }
+    return facts
   }
 
   /// Puts `sentence`, written for `facts` (every machine's recorded facts of the day), into the day's file if the
