@@ -13,11 +13,29 @@ public struct Day: Hashable, Comparable, Sendable, CustomStringConvertible, Coda
     self.day = day
   }
 
+  /// One number for the three fields (equal days give equal numbers): days are the keys of a rebuild's tables, looked
+  /// up tens of thousands of times, and hashing three numbers cost three times one.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(year &<< 9 | (month & 15) &<< 5 | (day & 31))
+  }
+
   /// Parses exactly `YYYY-MM-DD` with a real month and day.
   public init?(iso text: String) {
     // Read as bytes: records, caches and file names give a rebuild thousands of days to parse.
     var text = text
     guard let day = text.withUTF8({ Self.parseISO(UnsafeRawBufferPointer($0)) }) else { return nil }
+    self = day
+  }
+
+  /// The day a file named `YYYY-MM-DD<suffix>` (`2026-12-02.md`) is named after; nil for any other name. Read as
+  /// bytes: a rebuild lists a folder with a file for every day of a long history, and a name's characters cost
+  /// it thousands of instructions each.
+  public init?(fileName name: String, suffix: String) {
+    let bytes = name.utf8
+    let ending = suffix.utf8
+    guard bytes.count == 10 + ending.count, bytes.suffix(ending.count).elementsEqual(ending),
+      let day = Day(iso: String(decoding: bytes.prefix(10), as: UTF8.self))
+    else { return nil }
     self = day
   }
 

@@ -13,6 +13,9 @@ extension DayFacts {
     _ recorded: DayFacts?, readPaths: Set<String>
   ) -> (facts: DayFacts, carried: [ProjectFacts]) {
     guard let recorded, recorded.day == day else { return (self, []) }
+    // A record that holds exactly these facts (a second rebuild's, most days) names no other branch and keeps no
+    // other repository: compared first, and at once when both are the same copy.
+    if recorded == self { return (self, []) }
     let read = namingBranches(as: recorded)
     // The usual case: every recorded project was read again, so nothing is carried and nothing need be compared.
     guard recorded.projects.contains(where: { !readPaths.contains($0.path) }) else { return (read, []) }

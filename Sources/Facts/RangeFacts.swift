@@ -14,8 +14,15 @@ public struct RangeFacts: Sendable, Equatable {
   public init(first: Day, last: Day, days: [DayFacts]) {
     self.first = first
     self.last = last
-    let byDay = Dictionary(days.map { ($0.day, $0) }, uniquingKeysWith: { first, _ in first })
-    self.days = first.through(last).map { byDay[$0] ?? DayFacts(day: $0, projects: []) }
+    let range = first.through(last)
+    // A week's or a month's few days (a rebuild makes a thousand such pages) are found by looking through them;
+    // a long range's by a table.
+    if days.count <= 31 {
+      self.days = range.map { day in days.first { $0.day == day } ?? DayFacts(day: day, projects: []) }
+    } else {
+      let byDay = Dictionary(days.map { ($0.day, $0) }, uniquingKeysWith: { first, _ in first })
+      self.days = range.map { byDay[$0] ?? DayFacts(day: $0, projects: []) }
+    }
   }
 
   /// One project's part of the range.

@@ -25,9 +25,24 @@ public struct Week: Hashable, Comparable, Sendable, CustomStringConvertible {
   /// `2026-W49`.
   public var description: String {
     let (year, number) = isoYearAndNumber
-    let yearText = String(year)
-    return String(repeating: "0", count: max(0, 4 - yearText.count)) + yearText + "-W"
-      + (number < 10 ? "0" : "") + String(number)
+    guard (0...9999).contains(year), (0...99).contains(number) else {
+      let yearText = String(year)
+      return String(repeating: "0", count: max(0, 4 - yearText.count)) + yearText + "-W"
+        + (number < 10 ? "0" : "") + String(number)
+    }
+    // Made from ASCII digits directly, as `Day.description`: a rebuild names a week for each of its days' links.
+    let zero = UInt8(ascii: "0")
+    return String(unsafeUninitializedCapacity: 8) { buffer in
+      buffer[0] = zero + UInt8(year / 1000)
+      buffer[1] = zero + UInt8(year / 100 % 10)
+      buffer[2] = zero + UInt8(year / 10 % 10)
+      buffer[3] = zero + UInt8(year % 10)
+      buffer[4] = UInt8(ascii: "-")
+      buffer[5] = UInt8(ascii: "W")
+      buffer[6] = zero + UInt8(number / 10)
+      buffer[7] = zero + UInt8(number % 10)
+      return 8
+    }
   }
 
   public static func < (lhs: Week, rhs: Week) -> Bool { lhs.start < rhs.start }

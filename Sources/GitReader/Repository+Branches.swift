@@ -67,8 +67,18 @@ extension Repository {
   /// default branch, with the local branches as `branchTips()` listed them. Equal texts give equal walks (see
   /// `HistoryCache`).
   func walkReferences(branches: [BranchTip]) -> String {
-    var text = ""
-    for branch in branches.sorted(by: { $0.name < $1.name }) { text += "branch \(branch.id.hex) \(branch.name)\n" }
+    // The branches' lines made as bytes: a clone with its 5,000 pull requests as branches spent a twentieth of a
+    // second rebuild's instructions joining them as strings.
+    var lines: [UInt8] = []
+    lines.reserveCapacity(branches.count * 80)
+    for branch in branches.sorted(by: { $0.name < $1.name }) {
+      lines += "branch ".utf8
+      lines += branch.id.hex.utf8
+      lines.append(UInt8(ascii: " "))
+      lines += branch.name.utf8
+      lines.append(UInt8(ascii: "\n"))
+    }
+    var text = String(decoding: lines, as: UTF8.self)
     for name in ["HEAD", Self.originPrefix + "HEAD"] {
       var reference: OpaquePointer?
       guard git_reference_lookup(&reference, pointer, name) == 0 else {

@@ -74,8 +74,8 @@ public struct JournalStore: Sendable {
   /// The days that have a file, oldest first: one listing of the folder, for the days' links. Only a regular file
   /// (or a link to one) named `YYYY-MM-DD.md` counts.
   public func daysWithFiles() -> [Day] {
-    FolderListing.regularFiles(in: directory) { $0.utf8.count == 13 && $0.hasSuffix(".md") }
-      .compactMap { Day(iso: String($0.dropLast(3))) }.sorted()
+    FolderListing.regularFiles(in: directory) { Day(fileName: $0, suffix: ".md") != nil }
+      .compactMap { Day(fileName: $0, suffix: ".md") }.sorted()
   }
 
   /// The name of the day's file in the journal folder.
@@ -167,9 +167,7 @@ public struct JournalStore: Sendable {
       return nil
     }
     return recorded.union(
-      pages.lazy.filter { $0.utf8.count == 13 && $0.hasSuffix(".md") }.compactMap {
-        Day(iso: String($0.dropLast(3)))
-      })
+      pages.lazy.compactMap { Day(fileName: $0, suffix: ".md") })
   }
 
   /// The days any machine has a record of, from one listing of each machine's folder; nil when one could not be
@@ -190,8 +188,7 @@ public struct JournalStore: Sendable {
   /// The days named `YYYY-MM-DD<suffix>` in `folder`, whatever each entry is; nil when it cannot be listed.
   private static func days(in folder: String, suffix: String) -> [Day]? {
     FolderListing.allNames(in: folder)?.compactMap { name in
-      guard name.utf8.count == 10 + suffix.utf8.count, name.hasSuffix(suffix) else { return nil }
-      return Day(iso: String(name.dropLast(suffix.utf8.count)))
+      Day(fileName: name, suffix: suffix)
     }
   }
 

@@ -16,28 +16,28 @@ public struct PageLinks: Equatable, Sendable {
   /// The line, or nil when there is nothing to link.
   public var line: String? {
     guard previous != nil || up != nil || next != nil else { return nil }
-    // Appended in place: a rebuild makes this line for every page, and the parts joined cost a second rebuild
-    // a twentieth of its days' instructions.
-    var line = ""
-    line.reserveCapacity(80)
+    // Made as bytes: a rebuild makes this line for every page, and the parts joined as strings cost a second
+    // rebuild a twentieth of its days' instructions.
+    var line: [UInt8] = []
+    line.reserveCapacity(96)
     if let previous {
-      line.append("← [[")
-      line.append(previous)
-      line.append("]]")
+      line += "← [[".utf8
+      line += previous.utf8
+      line += "]]".utf8
     }
     if let up {
-      if !line.isEmpty { line.append(" · ") }
-      line.append("[[")
-      line.append(up)
-      line.append("]]")
+      if !line.isEmpty { line += " · ".utf8 }
+      line += "[[".utf8
+      line += up.utf8
+      line += "]]".utf8
     }
     if let next {
-      if !line.isEmpty { line.append(" · ") }
-      line.append("[[")
-      line.append(next)
-      line.append("]] →")
+      if !line.isEmpty { line += " · ".utf8 }
+      line += "[[".utf8
+      line += next.utf8
+      line += "]] →".utf8
     }
-    return line
+    return String(decoding: line, as: UTF8.self)
   }
 
   /// Reads a line `line` wrote; nil for any other line. Names are taken as written: only gitjournal writes them.

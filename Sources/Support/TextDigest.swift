@@ -38,9 +38,10 @@ package enum TextDigest {
     package init() {}
 
     package mutating func add(_ text: String) {
+      // The bytes where they are (a small string's copied out of it): no copy of the text is made.
+      var text = text
       add(Int64(text.utf8.count))
-      // A native string's bytes in place (a small one's copied out of it): no copy of the text is made.
-      _ = text.utf8.withContiguousStorageIfAvailable { add(bytes: UnsafeRawBufferPointer($0)) }
+      text.withUTF8 { add(bytes: UnsafeRawBufferPointer($0)) }
     }
 
     package mutating func add(_ number: Int64) {

@@ -521,8 +521,9 @@ struct Journaling: Sendable {
     _ period: PeriodFacts.Period, sentence: String?, recordStamp: (Day) -> PageStamps.Stamp?
   ) -> (inputs: PageStamps.Inputs, sources: [(file: PageStamps.Source, stamp: PageStamps.Stamp?)]) {
     let folder = store.recordFolder
+    // Made with the labels of the result: an array of unlabelled pairs was converted element by element.
     let sources = period.first.through(period.last).map {
-      (PageStamps.Source(folder: folder, name: store.recordName(of: $0)), recordStamp($0))
+      (file: PageStamps.Source(folder: folder, name: store.recordName(of: $0)), stamp: recordStamp($0))
     }
     var inputs = PageStamps.Inputs(kind: "period")
     for (_, stamp) in sources { inputs.add(stamp) }

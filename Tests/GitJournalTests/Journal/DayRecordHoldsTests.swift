@@ -183,4 +183,76 @@ import Testing
     #expect(read.facts == facts && read.stamp == stamp)
     #expect(store.readStamped(Self.day.adding(days: 1), in: folder, expecting: facts) == (nil, nil))
   }
+
+  /// The digest a rebuild keeps of the facts a record was found holding (`DayRecord.digest`) changes with every
+  /// field the record keeps: short texts, long texts, numbers, flags, a branch or none, a project's fields, the day.
+  @Test func theDigestTakesEveryFieldTheRecordKeeps() throws {
+    let facts = try Self.examples()[0]
+    let base = DayRecord.digest(of: facts)
+    #expect(DayRecord.digest(of: try Self.examples()[0]) == base)
+    func changing(project index: Int, commit: Int, _ change: (inout CommitRecord) -> Void) -> DayFacts {
+      var projects = facts.projects
+      var commits = projects[index].commits
+      change(&commits[commit])
+      let project = projects[index]
+      projects[index] = ProjectFacts(
+        name: project.name, path: project.path, isPrivate: project.isPrivate, commits: commits)
+      return DayFacts(day: facts.day, projects: projects)
+    }
+    func changing(project index: Int, name: String? = nil, path: String? = nil, isPrivate: Bool? = nil) -> DayFacts {
+      var projects = facts.projects
+      let project = projects[index]
+      projects[index] = ProjectFacts(
+        name: name ?? project.name, path: path ?? project.path, isPrivate: isPrivate ?? project.isPrivate,
+        commits: project.commits)
+      return DayFacts(day: facts.day, projects: projects)
+    }
+    // The merge's author is "Ada", a text short enough to be kept inside the string.
+    let merge = try #require(facts.projects.firstIndex { $0.commits.contains(where: \.isMerge) })
+    let other = facts.projects.indices.first { $0 != merge }!
+    let variants: [DayFacts] = [
+      changing(project: merge, commit: 0) { $0.authorName = "Adb" },
+      changing(project: merge, commit: 0) { $0.authorEmail = "a@b.d" },
+      changing(project: merge, commit: 0) { $0.isMerge = false },
+      changing(project: merge, commit: 0) { $0.branch = "x" },
+      changing(project: other, commit: 0) { $0.id = ObjectID(hex: String(repeating: "9", count: 40))! },
+      changing(project: other, commit: 0) { $0.authoredAt += 1 },
+      changing(project: other, commit: 0) { $0.authorOffsetMinutes += 1 },
+      changing(project: other, commit: 0) { $0.subject += "." },
+      changing(project: other, commit: 0) { $0.stats.filesChanged += 1 },
+      changing(project: other, commit: 0) { $0.stats.insertions += 1 },
+      changing(project: other, commit: 0) { $0.stats.deletions += 1 },
+      changing(project: other, commit: 1) { $0.authorName = "Ada\tLovelacf" },
+      changing(project: merge, name: "billinh"),
+      changing(project: merge, path: "/srv/billing.gix"),
+      changing(project: merge, isPrivate: false),
+      DayFacts(day: facts.day.adding(days: 1), projects: facts.projects),
+      DayFacts(day: facts.day, projects: Array(facts.projects.dropFirst())),
+    ]
+    var digests: Set<String> = [base]
+    for variant in variants {
+      // Each variant is a record of other bytes, and has a digest of its own.
+      #expect(Self.bytes(of: variant) != Self.bytes(of: facts))
+      digests.insert(DayRecord.digest(of: variant))
+    }
+    #expect(digests.count == variants.count + 1, "a field the record keeps is not in its digest")
+    let branched = try Self.examples()[1]
+    let renamed = DayFacts(
+      day: branched.day,
+      projects: branched.projects.map { project in
+        ProjectFacts(
+          name: project.name, path: project.path, isPrivate: project.isPrivate,
+          commits: project.commits.map { commit in
+            var commit = commit
+            if commit.branch != nil { commit.branch = "feature/z\\y" }
+            return commit
+          })
+      })
+    #expect(DayRecord.digest(of: renamed) != DayRecord.digest(of: branched))
+    // A field added to a commit or a project is added to the record and to its digest.
+    let commit = try #require(facts.projects.first?.commits.first)
+    #expect(Mirror(reflecting: commit).children.count == 9, "CommitRecord has another field: is it in the digest?")
+    let project = try #require(facts.projects.first)
+    #expect(Mirror(reflecting: project).children.count == 4, "ProjectFacts has another field: is it in the digest?")
+  }
 }

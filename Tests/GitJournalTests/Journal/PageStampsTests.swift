@@ -88,6 +88,63 @@ import Testing
     #expect(sandbox.journalFile("2026-02-11")?.contains("Later that day") == true, "the page missed its record")
   }
 
+  /// The record of a day is not read while the last rebuild found it holding the facts read now and it is as that
+  /// rebuild left it. Replaced behind the rebuild's back (another version of gitjournal, a tool) with other facts,
+  /// it is read, and the facts read from the repository put back in it and in the page.
+  @Test func aRecordReplacedBehindTheRebuildIsRead() async throws {
+    try await settle()
+    let journaling = try journaling
+    let mine = try #require(journaling.store.record(of: Self.eleventh))
+    try await journaling.store.locked { locked in
+      try locked.writeRecord(Self.renamingTheCommit(of: mine), durability: .immediate, recorded: nil)
+    }
+    #expect(try await rebuild() == 2, "the day's, week's and month's pages were left from the old record")
+    #expect(journaling.store.record(of: Self.eleventh) == mine, "the record replaced behind the rebuild stayed")
+    #expect(sandbox.journalFile("2026-02-11")?.contains("Said otherwise") == false)
+  }
+
+  /// The same, the record edited in place to the same size with its modification time put back: the change time
+  /// shows.
+  @Test func aRecordEditedInPlaceIsRead() async throws {
+    try await settle()
+    let journaling = try journaling
+    let mine = try #require(journaling.store.record(of: Self.eleventh))
+    let path = journaling.store.recordPath(of: Self.eleventh)
+    let original = try String(contentsOfFile: path, encoding: .utf8)
+    try #require(original.contains("On the eleventh"))
+    var info = stat()
+    #expect(stat(path, &info) == 0)
+    let handle = try #require(FileHandle(forWritingAtPath: path))
+    try handle.write(contentsOf: Data(original.replacingOccurrences(of: "On the eleventh", with: "On the Eleventh").utf8))
+    try handle.close()
+    var times = [info.st_atim, info.st_mtim]
+    #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
+    #expect(journaling.store.record(of: Self.eleventh) != mine)
+    #expect(try await rebuild() == 2)
+    #expect(journaling.store.record(of: Self.eleventh) == mine, "the record edited in place stayed")
+  }
+
+  /// A commit added to a day whose record is as the last rebuild left it: the facts read differ from those the
+  /// record was found holding, and the record takes the new commit.
+  @Test func newFactsForAnUnchangedRecordAreWritten() async throws {
+    try await settle()
+    try repository.commit(file: "d.txt", content: "d\n", message: "Later that day", date: "2026-02-11T15:00:00Z")
+    #expect(try await rebuild() == 2)
+    let journaling = try journaling
+    let recorded = try #require(journaling.store.record(of: Self.eleventh))
+    #expect(recorded.projects.flatMap(\.commits).map(\.subject).sorted() == ["Later that day", "On the eleventh"])
+  }
+
+  /// `facts` with its first commit's subject changed.
+  static func renamingTheCommit(of facts: DayFacts) throws -> DayFacts {
+    let project = try #require(facts.projects.first)
+    var commits = project.commits
+    commits[0].subject = "Said otherwise"
+    return DayFacts(
+      day: facts.day,
+      projects: [ProjectFacts(name: project.name, path: project.path, isPrivate: project.isPrivate, commits: commits)])
+  }
+
   /// A sentence another machine shared for exactly these facts, with nothing else changed.
   @Test func aSharedSentenceIsSeen() async throws {
     try await settle()

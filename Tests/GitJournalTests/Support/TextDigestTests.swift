@@ -27,3 +27,41 @@ import Testing
     }
   }
 }
+
+/// A digest of fields: every byte of every field counts, short texts (kept inside the string) as much as long ones,
+/// and where one field ends and the next begins counts too.
+@Suite struct TextDigestBuilderTests {
+  private func digest(_ fields: [String], number: Int64 = 0) -> String {
+    var builder = TextDigest.Builder()
+    for field in fields { builder.add(field) }
+    builder.add(number)
+    return builder.hex
+  }
+
+  @Test func everyByteOfEveryFieldCounts() {
+    var random = SeededGenerator(seed: 21)
+    for length in [0, 1, 5, 7, 8, 9, 15, 16, 17, 40] {
+      let bytes = (0..<length).map { _ in UInt8.random(in: 32..<127, using: &random) }
+      let text = String(decoding: bytes, as: UTF8.self)
+      let fields = ["a", text, "tail"]
+      let original = digest(fields)
+      #expect(digest(fields) == original)
+      var seen: Set<String> = [original]
+      for position in 0..<length {
+        var changed = bytes
+        changed[position] ^= 1
+        seen.insert(digest(["a", String(decoding: changed, as: UTF8.self), "tail"]))
+      }
+      #expect(seen.count == length + 1, "length \(length)")
+      #expect(digest(fields, number: 1) != original)
+    }
+  }
+
+  @Test func fieldBoundariesCount() {
+    let digests: Set<String> = [
+      digest(["ab", "c"]), digest(["a", "bc"]), digest(["abc"]), digest(["abc", ""]), digest(["", "abc"]),
+      digest(["abcdefgh", "ijklmnop"]), digest(["abcdefghijklmnop"]),
+    ]
+    #expect(digests.count == 7)
+  }
+}
