@@ -73,7 +73,9 @@ final class ConflictCandidates: @unchecked Sendable {
     switch stem.count {
     case 10: isPage = Day(iso: String(decoding: stem, as: UTF8.self)) != nil
     case 8: isPage = stem.dropFirst(4).starts(with: "-W".utf8)
-    case 7: isPage = stem[stem.startIndex + 4] == UInt8(ascii: "-") && stem.allSatisfy { isDigit($0) || $0 == UInt8(ascii: "-") }
+    case 7:
+      isPage =
+        stem[stem.startIndex + 4] == UInt8(ascii: "-") && stem.allSatisfy { isDigit($0) || $0 == UInt8(ascii: "-") }
     default: isPage = false
     }
     return !isPage

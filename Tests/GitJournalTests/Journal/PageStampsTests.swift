@@ -115,7 +115,8 @@ import Testing
     var info = stat()
     #expect(stat(path, &info) == 0)
     let handle = try #require(FileHandle(forWritingAtPath: path))
-    try handle.write(contentsOf: Data(original.replacingOccurrences(of: "On the eleventh", with: "On the Eleventh").utf8))
+    try handle.write(
+      contentsOf: Data(original.replacingOccurrences(of: "On the eleventh", with: "On the Eleventh").utf8))
     try handle.close()
     var times = [info.st_atim, info.st_mtim]
     #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
