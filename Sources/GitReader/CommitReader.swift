@@ -20,6 +20,9 @@ struct CommitReader {
   var windowCache = WindowCache(folder: nil)
   /// Where a long span's records are kept with the references they came from (see `HistoryCache`).
   var historyCache = HistoryCache(folder: nil)
+  /// The configured folder the repository was opened from, for the stamp of the files its references are read from
+  /// (see `HistoryCache`); nil takes none, and the references are listed for every long span.
+  var root: String?
   /// Threads that compute line statistics; each opens its own libgit2 handle. Asked for only when there are enough
   /// commits to share out: reading the processor count costs a hook that diffs a commit or two 380 K instructions.
   var workers: Int { ProcessResources.activeProcessorCount }
@@ -35,30 +38,66 @@ struct CommitReader {
   /// moved forward (a commit, a merge, a fetch) are walked only down to the old tips. A long span (a rebuild)
   /// comes from the history cache, when it has one, while every reference it was read from is as it was.
   func commits(authoredFrom start: Int64?, to end: Int64?) throws(GitError) -> [CommitRecord] {
+    try read(authoredFrom: start, to: end).commits
+  }
+
+  /// Where a read's records came from.
+  enum Source: Equatable {
+    /// The repository (a short span's partly from the window cache).
+    case walk
+    /// The history cache, under the key of the references as listed now.
+    case historyByKey
+    /// The history cache, the references' files stamping as when it was stored: none was listed.
+    case historyByStamp
+  }
+
+  /// `commits(authoredFrom:to:)`, and where they came from.
+  func read(authoredFrom start: Int64?, to end: Int64?) throws(GitError) -> (commits: [CommitRecord], source: Source) {
+    var span: WindowCache.Key?
+    var stamp: String?
+    if let start, let end, end - start > WindowCache.longestSpan, historyCache.isEnabled {
+      span = historySpan(start: start, end: end)
+      // Taken before any reference is read: one that moves after it makes the next look miss.
+      if span != nil, let root { stamp = RepositoryStamp.take(of: repository, root: root, includingOrigin: true)?.digest }
+      if let span, let stamp, let key = historyCache.key(span: span, references: stamp),
+        let cached = historyCache.commits(for: key)
+      {
+        return (cached.map(\.record), .historyByStamp)
+      }
+    }
     // The branches are listed once for the history key, the walk's tips and the branch names: in a repository
     // with thousands of loose branches each listing reads thousands of files.
     let branches = Result { () throws(GitError) in try repository.branchTips() }
-    guard let start, let end, end - start > WindowCache.longestSpan, historyCache.isEnabled,
-      let key = historyKey(start: start, end: end, branches: branches)
-    else { return try walkedCommits(authoredFrom: start, to: end, branches: branches).map(\.record) }
-    if let cached = historyCache.commits(for: key) { return cached.map(\.record) }
+    guard let span, let key = historyKey(span: span, branches: branches) else {
+      return (try walkedCommits(authoredFrom: start, to: end, branches: branches).map(\.record), .walk)
+    }
+    if let cached = historyCache.commits(for: key) {
+      if let stamp { historyCache.note(key, span: span, references: stamp) }
+      return (cached.map(\.record), .historyByKey)
+    }
     let commits = try walkedCommits(authoredFrom: start, to: end, branches: branches)
     // Kept only when nothing moved during the walk (the branches listed again): the records are then exactly those
     // of the references in `key`.
     let listedAgain = Result { () throws(GitError) in try repository.branchTips() }
-    if historyKey(start: start, end: end, branches: listedAgain) == key { historyCache.store(commits, for: key) }
-    return commits.map(\.record)
+    if historyKey(span: span, branches: listedAgain) == key {
+      historyCache.store(commits, for: key)
+      if let stamp { historyCache.note(key, span: span, references: stamp) }
+    }
+    return (commits.map(\.record), .walk)
   }
 
-  /// What decides a long span's records, or nil when they cannot be told from it: a mailmap from a blob (which may
-  /// name any reference), references that cannot be listed, a span that has not begun (walked whole, see `walk`).
-  private func historyKey(
-    start: Int64, end: Int64, branches: Result<[BranchTip], GitError>
-  ) -> HistoryCache.Key? {
+  /// What decides a long span's records besides the references, or nil when they cannot be told from the references:
+  /// a mailmap from a blob (which may name any reference), a span that has not begun (walked whole, see `walk`).
+  private func historySpan(start: Int64, end: Int64) -> WindowCache.Key? {
     guard start <= Int64(Date().timeIntervalSince1970), repository.configString("mailmap.blob") == nil,
-      let mailmap = repository.mailmapSources(), let branches = try? branches.get()
+      let mailmap = repository.mailmapSources()
     else { return nil }
-    let span = WindowCache.Key(start: start, end: end, authors: authors, includeMerges: includeMerges, mailmap: mailmap)
+    return WindowCache.Key(start: start, end: end, authors: authors, includeMerges: includeMerges, mailmap: mailmap)
+  }
+
+  /// What decides a long span's records, or nil when the references cannot be listed.
+  private func historyKey(span: WindowCache.Key, branches: Result<[BranchTip], GitError>) -> HistoryCache.Key? {
+    guard let branches = try? branches.get() else { return nil }
     return HistoryCache.Key(span: span, references: repository.walkReferences(branches: branches))
   }
 

@@ -14,12 +14,19 @@ import Support
 ///
 /// A mailmap taken from a blob (`mailmap.blob`) may name any reference; such a repository is never read from
 /// here. The file is a `WalkedCommitsFile` with no header records.
+///
+/// Listing thousands of branches for the key (a clone with its pull requests as branches) cost a second rebuild a
+/// sixth of its time; so the key is also kept with the stamp of every file it was read from (`RepositoryStamp`
+/// with origin's refs, `history-refs.tsv`: a record `refs-v1 <span key> <stamp digest> <history key>`). While those
+/// files stamp as they did, the references are as they were, and the records are taken without listing them.
 struct HistoryCache {
   private let path: String?
+  private let referencesPath: String?
 
   /// `folder` nil keeps nothing.
   init(folder: String?) {
     path = folder.map { $0 + "/history.tsv" }
+    referencesPath = folder.map { $0 + "/history-refs.tsv" }
   }
 
   var isEnabled: Bool { path != nil }
@@ -33,6 +40,31 @@ struct HistoryCache {
     init(span: WindowCache.Key, references: String) {
       hash = ContentHash.hex(of: "history-v1\n" + span.hash + "\n" + references)
     }
+
+    fileprivate init(hash: String) { self.hash = hash }
+  }
+
+  /// The key the records of `span` were stored under when the files the references are read from stamped as
+  /// `stamp` now does (`RepositoryStamp.digest`), or nil.
+  func key(span: WindowCache.Key, references stamp: String) -> Key? {
+    guard let referencesPath else { return nil }
+    var key: Key?
+    StateFile.read(referencesPath) { record in
+      if record.count == 4, record.field(0, is: "refs-v1"), record.field(1, equals: span.hash),
+        record.field(2, equals: stamp)
+      {
+        key = Key(hash: record.text(3))
+      }
+      return false
+    }
+    return key
+  }
+
+  /// Keeps that the records of `span` under `key` are those of the references while their files stamp as `stamp`.
+  /// Take the stamp before the references are read: a reference that moves after it makes the next look miss.
+  func note(_ key: Key, span: WindowCache.Key, references stamp: String) {
+    guard let referencesPath else { return }
+    try? StateFile.write([["refs-v1", span.hash, stamp, key.hash]], to: referencesPath, isCache: true)
   }
 
   /// The commits stored under `key`, or nil.

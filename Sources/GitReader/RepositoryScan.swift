@@ -79,7 +79,7 @@ package struct RepositoryScan {
         repository: repository, authors: authors, includeMerges: includeMerges, pathFilter: filter,
         statsCache: StatsCache(folder: folder), tipTimes: TipTimes(folder: folder),
         windowCache: WindowCache(folder: reusesWindows ? folder : nil),
-        historyCache: HistoryCache(folder: reusesHistory ? folder : nil))
+        historyCache: HistoryCache(folder: reusesHistory ? folder : nil), root: path)
       let scanned = ScannedRepository(
         isBare: repository.isBare, commits: try reader.commits(authoredFrom: start, to: end),
         commonDirectory: repository.commonDirectory)

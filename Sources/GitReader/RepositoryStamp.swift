@@ -38,7 +38,11 @@ struct RepositoryStamp: Equatable {
   /// The stamp of `repository`, opened from the configured folder `root`, or nil when the paths above are not
   /// all that decide a read. Take it before reading any ref: a ref that moves after the stamp makes the next
   /// check miss, which costs a read, never a commit.
-  static func take(of repository: Repository, root: String) -> RepositoryStamp? {
+  ///
+  /// `includingOrigin`: origin's refs are stamped too (every file under `refs/remotes/origin`, that folder, and the
+  /// `refs/remotes` and `refs` folders a new one would be made in), as a rebuild's history key names origin's HEAD
+  /// and origin's copy of the default branch (see `HistoryCache`).
+  static func take(of repository: Repository, root: String, includingOrigin: Bool = false) -> RepositoryStamp? {
     guard let home = environment("HOME") else { return nil }
     let now = PathStamp.Timestamp.now
     let gitDirectory = repository.gitDirectory
@@ -69,6 +73,11 @@ struct RepositoryStamp: Equatable {
     for config in configs where config != gitDirectory + "/config.worktree" { add(config) }
     if let workingDirectory = repository.workingDirectory { add(workingDirectory + "/.mailmap") }
     guard addRefs(common + "/refs/heads", to: &stamp) else { return nil }
+    if includingOrigin {
+      add(common + "/refs")
+      add(common + "/refs/remotes")
+      guard addRefs(common + "/refs/remotes/origin", to: &stamp, pointingAnywhere: true) else { return nil }
+    }
     // Checked before anything is read: in a busy repository the refs have just moved, and nothing more is spent.
     guard stamp.entries.allSatisfy({ !$0.stamp.isRacy(now: now) }) else { return nil }
     if let file = repository.configString("mailmap.file") {
@@ -91,8 +100,39 @@ struct RepositoryStamp: Equatable {
     [home + "/.gitconfig", (environment("XDG_CONFIG_HOME") ?? home + "/.config") + "/git/config", "/etc/gitconfig"]
   }
 
-  /// Adds `folder` and everything below it; false when a file in it is a symbolic ref outside `refs/heads`.
-  private static func addRefs(_ folder: String, to stamp: inout RepositoryStamp) -> Bool {
+  /// A digest of every path with its stamp (`TextDigest`): equal while every path stamps as it did, for a cache that
+  /// keeps only that (`HistoryCache`).
+  var digest: String {
+    var digest = TextDigest.Builder()
+    digest.add("repository-stamp-1")
+    for (path, stamp) in entries {
+      digest.add(path)
+      let kind: Int64
+      switch stamp.kind {
+      case .absent: kind = 0
+      case .node: kind = 1
+      case .full: kind = 2
+      case .guarding: kind = 3
+      }
+      digest.add(kind)
+      digest.add(stamp.isNameFree)
+      digest.add(stamp.isFolder)
+      digest.add(Int64(bitPattern: stamp.device))
+      digest.add(Int64(bitPattern: stamp.inode))
+      digest.add(stamp.size)
+      digest.add(stamp.modified.seconds)
+      digest.add(stamp.modified.nanoseconds)
+      digest.add(stamp.changed.seconds)
+      digest.add(stamp.changed.nanoseconds)
+    }
+    return digest.hex
+  }
+
+  /// Adds `folder` and everything below it; false when a file in it is a symbolic ref outside `refs/heads`, unless
+  /// refs there may point anywhere (origin's HEAD names origin's branches).
+  private static func addRefs(
+    _ folder: String, to stamp: inout RepositoryStamp, pointingAnywhere: Bool = false
+  ) -> Bool {
     let folderStamp = PathStamp(path: folder, kind: .full)
     stamp.entries.append((folder, folderStamp))
     guard folderStamp.kind != .absent, let directory = opendir(folder) else { return true }
@@ -106,12 +146,14 @@ struct RepositoryStamp: Equatable {
       let path = folder + "/" + name
       let entry = PathStamp(path: path, kind: .full)
       if entry.isFolder {
-        guard addRefs(path, to: &stamp) else { return false }
+        guard addRefs(path, to: &stamp, pointingAnywhere: pointingAnywhere) else { return false }
         continue
       }
       stamp.entries.append((path, entry))
       // A ref holding an id is 41 bytes (SHA-1) or 65 (SHA-256); anything else is read to see where it points.
-      if entry.size != 41 && entry.size != 65 && !isLocalBranchOrDetached(contents(path)) { return false }
+      if !pointingAnywhere && entry.size != 41 && entry.size != 65 && !isLocalBranchOrDetached(contents(path)) {
+        return false
+      }
     }
     return true
   }
