@@ -58,7 +58,9 @@ struct CommitReader {
     if let start, let end, end - start > WindowCache.longestSpan, historyCache.isEnabled {
       span = historySpan(start: start, end: end)
       // Taken before any reference is read: one that moves after it makes the next look miss.
-      if span != nil, let root { stamp = RepositoryStamp.take(of: repository, root: root, includingOrigin: true)?.digest }
+      if span != nil, let root {
+        stamp = RepositoryStamp.take(of: repository, root: root, includingOrigin: true)?.digest
+      }
       if let span, let stamp, let key = historyCache.key(span: span, references: stamp),
         let cached = historyCache.commits(for: key)
       {
