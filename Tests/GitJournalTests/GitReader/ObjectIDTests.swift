@@ -33,6 +33,27 @@ import Testing
     #expect(throws: DecodingError.self) { try JSONDecoder().decode(ObjectID.self, from: json) }
   }
 
+  /// Every byte at a few positions: a lower-case hex digit is taken as its value, anything else refuses the id, read
+  /// from bytes in memory (through a pointer) and from any other collection alike.
+  @Test func everyByteIsJudgedAsAHexDigitOrNot() {
+    let digits = Array("0123456789abcdef".utf8)
+    let valid = Array("00112233445566778899aabbccddeeff01234567".utf8)
+    for position in [0, 1, 2, 19, 20, 38, 39] {
+      for byte in 0...255 as ClosedRange<UInt8> {
+        var bytes = valid
+        bytes[position] = byte
+        let fromMemory = ObjectID(hexDigits: bytes)
+        let fromCollection = ObjectID(hexDigits: bytes.lazy.map { $0 })
+        #expect(fromMemory == fromCollection, "byte \(byte) at \(position)")
+        if digits.contains(byte) {
+          #expect(fromMemory?.hex == String(decoding: bytes, as: UTF8.self), "byte \(byte) at \(position)")
+        } else {
+          #expect(fromMemory == nil, "byte \(byte) at \(position)")
+        }
+      }
+    }
+  }
+
   @Test func prefixesAreClampedToTheId() {
     let id = ObjectID.repeating("f")
     #expect(id.prefix(0) == "")
