@@ -56,11 +56,10 @@ struct CommitReader {
     var span: WindowCache.Key?
     var stamp: String?
     if let start, let end, end - start > WindowCache.longestSpan, historyCache.isEnabled {
+      // Taken before anything else is read (the mailmap, the config, a reference): whatever moves after it makes the
+      // next look miss.
+      if let root { stamp = RepositoryStamp.take(of: repository, root: root, includingOrigin: true)?.digest }
       span = historySpan(start: start, end: end)
-      // Taken before any reference is read: one that moves after it makes the next look miss.
-      if span != nil, let root {
-        stamp = RepositoryStamp.take(of: repository, root: root, includingOrigin: true)?.digest
-      }
       if let span, let stamp, let key = historyCache.key(span: span, references: stamp),
         let cached = historyCache.commits(for: key)
       {

@@ -17,12 +17,17 @@ import Support
 /// `shallow`, every folder and file under `refs/heads` (a ref is written by renaming a lock file over it, which
 /// changes the times of the folder it is in; a new subfolder changes its parent's; a file changed in place
 /// changes its own), the working tree's `.mailmap` and `mailmap.file`, and the global, XDG and system config
-/// files as libgit2 finds them from `HOME` and `XDG_CONFIG_HOME`. Remote-tracking refs and tags are left out:
-/// the journal walks from local branches and HEAD only, so a fetch that moves no local branch changes nothing.
+/// files as libgit2 finds them from `HOME` and `XDG_CONFIG_HOME`. Remote-tracking refs and tags are left out of
+/// the hook's stamp: the journal walks from local branches and HEAD only, so a fetch that moves no local branch
+/// changes nothing there. A rebuild's history key also names origin's HEAD and origin's copy of the default branch,
+/// so its stamp adds every folder and file under `refs/remotes/origin` and the `refs/remotes` and `refs` folders a
+/// new one would be made in (`includingOrigin`); a symbolic ref there may point within origin's refs or at a local
+/// branch, both stamped.
 ///
 /// A stamp is only taken when these paths are all that matter; otherwise there is none and every read is full:
 /// a config file with an `include` (its targets are not stamped), `mailmap.blob` set (it may name any ref), a
-/// relative `mailmap.file`, HEAD or a branch that is a symbolic ref to something outside `refs/heads`, a
+/// relative `mailmap.file`, HEAD or a branch that is a symbolic ref to something outside `refs/heads` (or one of
+/// origin's refs to something outside origin's refs and `refs/heads`), a
 /// `reftable` folder (a reftable repository keeps its refs in `reftable/tables.list` and the tables it names,
 /// rewritten by rename on each update; stamping that list would do, but libgit2 1.5 cannot read such a
 /// repository at all), and any path changed so recently that a change made now could keep its times (see
@@ -76,7 +81,7 @@ struct RepositoryStamp: Equatable {
     if includingOrigin {
       add(common + "/refs")
       add(common + "/refs/remotes")
-      guard addRefs(common + "/refs/remotes/origin", to: &stamp, pointingAnywhere: true) else { return nil }
+      guard addRefs(common + "/refs/remotes/origin", to: &stamp, isOrigin: true) else { return nil }
     }
     // Checked before anything is read: in a busy repository the refs have just moved, and nothing more is spent.
     guard stamp.entries.allSatisfy({ !$0.stamp.isRacy(now: now) }) else { return nil }
@@ -128,11 +133,10 @@ struct RepositoryStamp: Equatable {
     return digest.hex
   }
 
-  /// Adds `folder` and everything below it; false when a file in it is a symbolic ref outside `refs/heads`, unless
-  /// refs there may point anywhere (origin's HEAD names origin's branches).
-  private static func addRefs(
-    _ folder: String, to stamp: inout RepositoryStamp, pointingAnywhere: Bool = false
-  ) -> Bool {
+  /// Adds `folder` and everything below it; false when a file in it is a symbolic ref to something not stamped:
+  /// outside `refs/heads`, or for origin's refs (`isOrigin`, whose HEAD names one of origin's branches) outside
+  /// `refs/remotes/origin` and `refs/heads`.
+  private static func addRefs(_ folder: String, to stamp: inout RepositoryStamp, isOrigin: Bool = false) -> Bool {
     let folderStamp = PathStamp(path: folder, kind: .full)
     stamp.entries.append((folder, folderStamp))
     guard folderStamp.kind != .absent, let directory = opendir(folder) else { return true }
@@ -146,13 +150,15 @@ struct RepositoryStamp: Equatable {
       let path = folder + "/" + name
       let entry = PathStamp(path: path, kind: .full)
       if entry.isFolder {
-        guard addRefs(path, to: &stamp, pointingAnywhere: pointingAnywhere) else { return false }
+        guard addRefs(path, to: &stamp, isOrigin: isOrigin) else { return false }
         continue
       }
       stamp.entries.append((path, entry))
       // A ref holding an id is 41 bytes (SHA-1) or 65 (SHA-256); anything else is read to see where it points.
-      if !pointingAnywhere && entry.size != 41 && entry.size != 65 && !isLocalBranchOrDetached(contents(path)) {
-        return false
+      if entry.size != 41 && entry.size != 65 {
+        let text = contents(path)
+        guard isLocalBranchOrDetached(text) || (isOrigin && text?.hasPrefix("ref: refs/remotes/origin/") == true)
+        else { return false }
       }
     }
     return true

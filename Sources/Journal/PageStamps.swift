@@ -212,9 +212,11 @@ public struct PageStamps: Sendable {
   }
 
   /// The digest a rebuild keeps of the facts it read for a day, to compare with the next rebuild's
-  /// (`DayRecord.digest(of:)`: every field the day's record would keep of them).
-  public static func factsDigest(of facts: DayFacts) -> String {
-    DayRecord.digest(of: facts)
+  /// (`DayRecord.digest(of:)`: every field the day's record would keep of them). Nil for facts a record would not
+  /// give back as they are (a branch with an empty name, which a record keeps as none): their record is always read.
+  public static func factsDigest(of facts: DayFacts) -> String? {
+    guard !facts.projects.contains(where: { $0.commits.contains { $0.branch?.isEmpty == true } }) else { return nil }
+    return DayRecord.digest(of: facts)
   }
 
   /// Whether this machine's record of `day`, at version `record`, is one the last rebuild found holding exactly the

@@ -91,6 +91,8 @@ struct Journaling: Sendable {
     var renamed: [String: (from: Set<String>, days: Int)] = [:]
     /// Pages (days, weeks, months) a rebuild found as it would write them without reading them (see `PageStamps`).
     var pagesLeftAlone = 0
+    /// Days whose record a rebuild took as the last rebuild found it, without reading it (see `PageStamps.recordHolds`).
+    var recordsTakenAsHeld = 0
     /// Why each page a rebuild could not write was not written, in the order of the pages; the others were written.
     var unwritten: [SystemError] = []
 
@@ -101,6 +103,7 @@ struct Journaling: Sendable {
       skipped += later.skipped
       carried.merge(later.carried) { $1 }
       pagesLeftAlone += later.pagesLeftAlone
+      recordsTakenAsHeld += later.recordsTakenAsHeld
       unwritten += later.unwritten
       for (name, rename) in later.renamed {
         let seen = renamed[name] ?? (from: [], days: 0)
@@ -372,21 +375,26 @@ struct Journaling: Sendable {
     // This machine's record of the day, read once: whether a hook wrote it since, whether the page is as it
     // was made from it, and what the write builds on. A record the last rebuild found holding these very facts,
     // unchanged since, holds them still: it is not read (a second rebuild spent half its time reading records).
-    let factsDigest = run.stamps.map { _ in PageStamps.factsDigest(of: facts) }
+    let factsDigest = run.stamps.flatMap { _ in PageStamps.factsDigest(of: facts) }
     let (recorded, recordStamp): (DayFacts?, FileStamp?)
+    var isTakenAsHeld = false
     if let stamps = run.stamps, let factsDigest, let stamp = run.records.stamp(of: store.recordName(of: day)),
       stamps.recordHolds(day, record: PageStamps.Stamp(stamp), factsDigest: factsDigest)
     {
       (recorded, recordStamp) = (facts, stamp)
+      isTakenAsHeld = true
     } else {
       (recorded, recordStamp) = run.locked.stampedRecord(of: day, in: run.records, expecting: facts)
     }
     if let written = recordStamp?.modified, written >= run.started {
       return .readAgain(recorded: recorded, stamp: recordStamp)
     }
-    return rebuildDay(
+    let outcome = rebuildDay(
       day, facts: facts, readPaths: run.reading.readPaths, recorded: recorded, recordStamp: recordStamp,
       factsDigest: factsDigest, in: run)
+    guard isTakenAsHeld, case .made(var part, let page) = outcome else { return outcome }
+    part.recordsTakenAsHeld += 1
+    return .made(part, page: page)
   }
 
   /// Makes and writes a day of a rebuild from `facts`, read from `readPaths`, and this machine's `recorded` record of
@@ -422,7 +430,12 @@ struct Journaling: Sendable {
     }
     let stamp = PageStamps.Stamp(path: store.recordPath(of: day))
     let inputs = dayInputs(record: stamp, links: links, sentence: written.sentence)
-    return .made(part, page: .made(stamp, inputs: inputs, held: own == facts ? factsDigest : nil))
+    // The record holds `own` when it held it before the write, or was written now: under the lock only this write
+    // replaces it, so a stamp other than the one read is its. A record unread (damaged) and left as it was holds
+    // nothing known.
+    let isWritten = stamp != recordStamp.map(PageStamps.Stamp.init)
+    let holdsOwn = stamp != nil && (recorded == own || isWritten)
+    return .made(part, page: .made(stamp, inputs: inputs, held: holdsOwn && own == facts ? factsDigest : nil))
   }
 
   /// `JournalWriter.writePeriods` for a rebuild with one machine's records: a week's or a month's page whose days'

@@ -123,6 +123,24 @@ import Testing
     try expectSameAsWalk("HEAD back on main", after: &last)
   }
 
+  /// A symbolic ref among origin's refs is stamped while it points within them (or at a local branch); one that points
+  /// elsewhere (a tag, another remote), whose target's file is not stamped, means no stamp: the branches are listed.
+  @Test mutating func aSymbolicRefOutOfOriginsRefsTakesNoStamp() throws {
+    try repository.commit(file: "a.txt", content: "one\n", message: "First", date: date())
+    try repository.git("tag", "v1")
+    let origin = repository.path + "/.git/refs/remotes/origin"
+    try FileManager.default.createDirectory(atPath: origin, withIntermediateDirectories: true)
+    try Data("ref: refs/tags/v1\n".utf8).write(to: URL(fileURLWithPath: origin + "/HEAD"))
+    Thread.sleep(forTimeInterval: 0.15)
+    _ = try reading(cached: true)
+    #expect(try reading(cached: true).source == .historyByKey, "a stamp was taken over a ref it does not cover")
+
+    try Data("ref: refs/remotes/origin/main\n".utf8).write(to: URL(fileURLWithPath: origin + "/HEAD"))
+    Thread.sleep(forTimeInterval: 0.15)
+    _ = try reading(cached: true)
+    #expect(try reading(cached: true).source == .historyByStamp)
+  }
+
   /// Commits fetched from another clone: into a local branch, and into origin's default branch, whose line decides
   /// which branch a commit is named after (a branch made from origin's newest commit names it unless origin's
   /// branch holds it).

@@ -254,5 +254,11 @@ import Testing
     #expect(Mirror(reflecting: commit).children.count == 9, "CommitRecord has another field: is it in the digest?")
     let project = try #require(facts.projects.first)
     #expect(Mirror(reflecting: project).children.count == 4, "ProjectFacts has another field: is it in the digest?")
+    #expect(Mirror(reflecting: commit.stats).children.count == 3, "DiffStats has another field: is it in the digest?")
+    #expect(Mirror(reflecting: facts).children.count == 2, "DayFacts has another field: is it in the digest?")
+    // A branch with an empty name, which a record keeps as none, is never vouched for by a digest.
+    let unnamed = changing(project: merge, commit: 0) { $0.branch = "" }
+    #expect(PageStamps.factsDigest(of: unnamed) == nil)
+    #expect(PageStamps.factsDigest(of: facts) == base)
   }
 }
