@@ -139,16 +139,33 @@ struct RepositoryStamp: Equatable {
   private static func addRefs(_ folder: String, to stamp: inout RepositoryStamp, isOrigin: Bool = false) -> Bool {
     let folderStamp = PathStamp(path: folder, kind: .full)
     stamp.entries.append((folder, folderStamp))
-    guard folderStamp.kind != .absent, let directory = opendir(folder) else { return true }
-    defer { closedir(directory) }
+    guard folderStamp.kind != .absent else { return true }
+    // The folder opened once, its entries looked up by name in it: the kernel walks one component for each, where a
+    // whole path cost it one per component (a clone with its 5,000 pull requests as branches).
+    let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard descriptor >= 0 else { return true }
+    defer { close(descriptor) }
+    let listing = dup(descriptor)
+    guard listing >= 0, let directory = fdopendir(listing) else {
+      if listing >= 0 { close(listing) }
+      return true
+    }
     var names: [String] = []
     while let entry = readdir(directory) {
       let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
       if name != "." && name != ".." { names.append(name) }
     }
-    for name in names.sorted() {
+    closedir(directory)
+    names.sort()
+    // Thousands of them are stamped on several threads.
+    let stamps = SideThreads.map(names, runsOfAtLeast: entriesPerThread) { run in
+      run.map { name in
+        var name = name
+        return name.withUTF8 { PathStamp(pathBytes: UnsafeRawBufferPointer($0)[...], in: descriptor, kind: .full) }
+      }
+    }
+    for (name, entry) in zip(names, stamps) {
       let path = folder + "/" + name
-      let entry = PathStamp(path: path, kind: .full)
       if entry.isFolder {
         guard addRefs(path, to: &stamp, isOrigin: isOrigin) else { return false }
         continue
@@ -163,6 +180,10 @@ struct RepositoryStamp: Equatable {
     }
     return true
   }
+
+  /// How many entries of one folder make a thread of their own: each is a `fstatat` (about 2 µs), and a thread
+  /// starts in 20 to 100 µs.
+  static let entriesPerThread = 512
 
   /// True for the contents of HEAD or a ref that holds an id or names a local branch (nil: unreadable).
   private static func isLocalBranchOrDetached(_ text: String?) -> Bool {
