@@ -128,7 +128,7 @@ final class ModelServer: Sendable {
   init(lifetime: Double = 300, script: @escaping Script) throws {
     let listener = try Self.makeListener()
     port = try Self.boundPort(listener)
-    core = Core(listener: listener, script: script, stopAt: Date().addingTimeInterval(lifetime))
+    core = Core(listener: listener, port: port, script: script, stopAt: Date().addingTimeInterval(lifetime))
     let core = self.core
     let thread = Thread { core.acceptLoop() }
     thread.name = "ModelServer accept"
@@ -166,11 +166,16 @@ final class ModelServer: Sendable {
   /// Stops listening (the port refuses connections once this returns) and ends every open connection.
   func stop() { core.stop(waiting: true) }
 
-  /// A loopback URL on which nothing listens: connecting to it is refused.
+  /// A loopback URL on which nothing listens: connecting to it is refused. Its port stays bound, never listening,
+  /// for the rest of the run: a port merely let go could be taken by another test's server meanwhile, which would
+  /// then answer (and count) this test's requests.
   static func refusingURL() throws -> String {
-    let listener = try makeListener()
-    defer { close(listener) }
-    return "http://127.0.0.1:\(try boundPort(listener))"
+    try refusingAddress.get()
+  }
+
+  private static let refusingAddress = Result { () throws -> String in
+    let reserved = try makeListener(listening: false)
+    return "http://127.0.0.1:\(try boundPort(reserved))"
   }
 
   /// Polls `condition` every 20 ms for up to `timeout` seconds; true as soon as it holds.
@@ -184,7 +189,9 @@ final class ModelServer: Sendable {
     return condition(self)
   }
 
-  private static func makeListener() throws -> Int32 {
+  /// A socket bound to an ephemeral loopback port, listening unless `listening` is false (then connecting to the
+  /// port is refused, and no other socket can take it while this one is open).
+  private static func makeListener(listening: Bool = true) throws -> Int32 {
     #if canImport(Glibc)
       let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     #else
@@ -201,10 +208,37 @@ final class ModelServer: Sendable {
         bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
       }
     }
-    guard bound == 0, listen(descriptor, 64) == 0 else {
+    guard bound == 0, !listening || listen(descriptor, 64) == 0 else {
       let reason = String(cString: strerror(errno))
       close(descriptor)
       throw ScratchError("cannot listen on 127.0.0.1: \(reason)")
+    }
+    return descriptor
+  }
+
+  /// A socket bound to `port` on loopback, not listening, or -1 when the port is taken: a stopped server's port kept
+  /// from other tests' servers while the stopped one lives (see `Core.acceptLoop`).
+  fileprivate static func reserve(port: UInt16) -> Int32 {
+    #if canImport(Glibc)
+      let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    #else
+      let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+    #endif
+    guard descriptor >= 0 else { return -1 }
+    var on: Int32 = 1
+    setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = port.bigEndian
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let bound = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    guard bound == 0 else {
+      close(descriptor)
+      return -1
     }
     return descriptor
   }
@@ -230,6 +264,9 @@ private final class Core: @unchecked Sendable {
 
   private let lock = NSLock()
   private let listener: Int32
+  private let port: UInt16
+  /// The port bound again, not listening, once the listener is closed (see `ModelServer.reserve`); closed with this.
+  private var reservation: Int32 = -1
   private let stopAt: Date
   private var script: ModelServer.Script
   private var requests: [ModelServer.Request] = []
@@ -240,10 +277,15 @@ private final class Core: @unchecked Sendable {
   private let acceptLoopEnded = DispatchSemaphore(value: 0)
   private var acceptLoopRunning = true
 
-  init(listener: Int32, script: @escaping ModelServer.Script, stopAt: Date) {
+  init(listener: Int32, port: UInt16, script: @escaping ModelServer.Script, stopAt: Date) {
     self.listener = listener
+    self.port = port
     self.script = script
     self.stopAt = stopAt
+  }
+
+  deinit {
+    if reservation >= 0 { close(reservation) }
   }
 
   func setScript(_ script: @escaping ModelServer.Script) { lock.withLock { self.script = script } }
@@ -274,6 +316,9 @@ private final class Core: @unchecked Sendable {
     defer {
       lock.withLock {
         close(listener)
+        // The port stays refused to connections and taken from other tests' servers while this server lives: a
+        // test that stopped it to see a refusal would otherwise reach whichever server took the port next.
+        reservation = ModelServer.reserve(port: port)
         acceptLoopRunning = false
       }
       acceptLoopEnded.signal()
