@@ -67,20 +67,23 @@ public struct Day: Hashable, Comparable, Sendable, CustomStringConvertible, Coda
       }
       return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
     }
-    let zero = UInt8(ascii: "0")
     let dash = UInt8(ascii: "-")
     return String(unsafeUninitializedCapacity: 10) { buffer in
-      buffer[0] = zero + UInt8(year / 1000)
-      buffer[1] = zero + UInt8(year / 100 % 10)
-      buffer[2] = zero + UInt8(year / 10 % 10)
-      buffer[3] = zero + UInt8(year % 10)
+      Self.writeDigits(year, count: 4, into: buffer, at: 0)
       buffer[4] = dash
-      buffer[5] = zero + UInt8(month / 10 % 10)
-      buffer[6] = zero + UInt8(month % 10)
+      Self.writeDigits(month, count: 2, into: buffer, at: 5)
       buffer[7] = dash
-      buffer[8] = zero + UInt8(day / 10 % 10)
-      buffer[9] = zero + UInt8(day % 10)
+      Self.writeDigits(day, count: 2, into: buffer, at: 8)
       return 10
+    }
+  }
+
+  /// Writes the last `count` decimal digits of `value` (not negative) at `start` in `buffer`, zeros in front.
+  static func writeDigits(_ value: Int, count: Int, into buffer: UnsafeMutableBufferPointer<UInt8>, at start: Int) {
+    var rest = value
+    for index in stride(from: start + count - 1, through: start, by: -1) {
+      buffer[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+      rest /= 10
     }
   }
 

@@ -31,16 +31,11 @@ public struct Week: Hashable, Comparable, Sendable, CustomStringConvertible {
         + (number < 10 ? "0" : "") + String(number)
     }
     // Made from ASCII digits directly, as `Day.description`: a rebuild names a week for each of its days' links.
-    let zero = UInt8(ascii: "0")
     return String(unsafeUninitializedCapacity: 8) { buffer in
-      buffer[0] = zero + UInt8(year / 1000)
-      buffer[1] = zero + UInt8(year / 100 % 10)
-      buffer[2] = zero + UInt8(year / 10 % 10)
-      buffer[3] = zero + UInt8(year % 10)
+      Day.writeDigits(year, count: 4, into: buffer, at: 0)
       buffer[4] = UInt8(ascii: "-")
       buffer[5] = UInt8(ascii: "W")
-      buffer[6] = zero + UInt8(number / 10)
-      buffer[7] = zero + UInt8(number % 10)
+      Day.writeDigits(number, count: 2, into: buffer, at: 6)
       return 8
     }
   }
