@@ -71,7 +71,7 @@ final class ConflictCandidates: @unchecked Sendable {
     let stem = bytes.dropLast(3)
     let isPage: Bool
     switch stem.count {
-    case 10: isPage = Day(iso: String(decoding: stem, as: UTF8.self)) != nil
+    case 10: isPage = Day(fileName: name, suffix: ".md") != nil
     case 8: isPage = stem.dropFirst(4).starts(with: "-W".utf8)
     case 7:
       isPage =

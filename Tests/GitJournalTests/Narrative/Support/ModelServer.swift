@@ -192,23 +192,10 @@ final class ModelServer: Sendable {
   /// A socket bound to an ephemeral loopback port, listening unless `listening` is false (then connecting to the
   /// port is refused, and no other socket can take it while this one is open).
   private static func makeListener(listening: Bool = true) throws -> Int32 {
-    #if canImport(Glibc)
-      let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    #else
-      let descriptor = socket(AF_INET, SOCK_STREAM, 0)
-      if descriptor >= 0 { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
-    #endif
-    guard descriptor >= 0 else { throw ScratchError("socket: \(String(cString: strerror(errno)))") }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = 0
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let bound = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
+    guard let descriptor = boundSocket(port: 0) else {
+      throw ScratchError("cannot bind 127.0.0.1: \(String(cString: strerror(errno)))")
     }
-    guard bound == 0, !listening || listen(descriptor, 64) == 0 else {
+    guard !listening || listen(descriptor, 64) == 0 else {
       let reason = String(cString: strerror(errno))
       close(descriptor)
       throw ScratchError("cannot listen on 127.0.0.1: \(reason)")
@@ -219,14 +206,23 @@ final class ModelServer: Sendable {
   /// A socket bound to `port` on loopback, not listening, or -1 when the port is taken: a stopped server's port kept
   /// from other tests' servers while the stopped one lives (see `Core.acceptLoop`).
   fileprivate static func reserve(port: UInt16) -> Int32 {
+    boundSocket(port: port, reusingAddress: true) ?? -1
+  }
+
+  /// A TCP socket bound to `port` on 127.0.0.1 (0: any free port), or nil (errno says why). `reusingAddress`: bound
+  /// even while connections of a closed socket on that port linger.
+  private static func boundSocket(port: UInt16, reusingAddress: Bool = false) -> Int32? {
     #if canImport(Glibc)
       let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     #else
       let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+      if descriptor >= 0 { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
     #endif
-    guard descriptor >= 0 else { return -1 }
-    var on: Int32 = 1
-    setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
+    guard descriptor >= 0 else { return nil }
+    if reusingAddress {
+      var on: Int32 = 1
+      setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
+    }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = port.bigEndian
@@ -237,8 +233,10 @@ final class ModelServer: Sendable {
       }
     }
     guard bound == 0 else {
+      let saved = errno
       close(descriptor)
-      return -1
+      errno = saved
+      return nil
     }
     return descriptor
   }
