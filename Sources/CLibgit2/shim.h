@@ -58,12 +58,14 @@ static inline int gitjournal_count_line_changes_public(
   return result;
 }
 
-#if defined(__linux__) && LIBGIT2_VER_MAJOR == 1 && LIBGIT2_VER_MINOR == 5
-/// On Linux, libgit2 1.5 is linked in from its static archive (see Package.swift), and with it xdiff's entry
-/// point, `xdl_diff`: the function every libgit2 diff ends in. Calling it directly diffs two texts without the
-/// SHA-1 of both that `git_diff_buffers` computes first. These four types are xdiff's own as libgit2 1.5 declares
-/// them (`src/libgit2/xdiff/xdiff.h`); they are private to libgit2, hence the version check above, and any other
-/// version or platform takes the public path. `LineChangesTests` compares both paths with git.
+#if defined(GITJOURNAL_STATIC_LIBGIT2) && LIBGIT2_VER_MAJOR == 1 && LIBGIT2_VER_MINOR == 5
+/// Where libgit2 1.5 is linked in from its static archive (see Package.swift), xdiff's entry point comes with it:
+/// `xdl_diff`, the function every libgit2 diff ends in, which the shared library does not export. Calling it
+/// directly diffs two texts without the SHA-1 of both that `git_diff_buffers` computes first. These four types are
+/// xdiff's own as libgit2 1.5 declares them (`src/libgit2/xdiff/xdiff.h`, the same in every 1.5 release). They are
+/// private to libgit2 and no installed header declares them, so they cannot be checked against another release:
+/// any other version, and the shared library, take the public path, and `gitjournal --version --verbose` says which
+/// path a build has. `LineChangesTests` compares both paths with git.
 #define GITJOURNAL_DIRECT_XDIFF 1
 typedef struct {
   char *ptr;
@@ -106,6 +108,15 @@ static int gitjournal_add_xdiff_hunk(long old_start, long old_count, long new_st
   return 0;
 }
 #endif
+
+/// 1 when line changes are counted by calling libgit2's xdiff directly, 0 when through its public diff API.
+static inline int gitjournal_counts_lines_through_xdiff(void) {
+#ifdef GITJOURNAL_DIRECT_XDIFF
+  return 1;
+#else
+  return 0;
+#endif
+}
 
 /// Lines added and deleted between two texts by git's xdiff with git's defaults (Myers, no whitespace options),
 /// counted from its hunks with no context lines. 0, or -1 when the texts are too large or memory runs out.

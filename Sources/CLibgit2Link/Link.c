@@ -1,16 +1,19 @@
-// libgit2 is linked statically (see Package.swift, `libgit2Static`), with the libraries it needs for network
+// Where libgit2 is linked statically (see Package.swift), it comes with the libraries it needs for network
 // transports, which gitjournal never uses: it only reads local repositories. Some of their entry points are
 // replaced here, each failing closed.
 #include "Link.h"
 
 #include <stdint.h>
 
-#if defined(__linux__)
-#include <git2/errors.h>
-#endif
+// Only the static link needs these: with the shared libgit2 (macOS, or a Linux without every static archive) they
+// are left out, so that nothing in the executable stands in for a shared library's functions.
+#if defined(GITJOURNAL_STATIC_LIBGIT2)
 
-// Only the static Linux link needs these; on macOS libgit2 is Homebrew's shared library.
-#if defined(__linux__)
+#include <git2/errors.h>
+// libgit2 1.8 moved `git_error_set_str` among the headers for code that extends libgit2.
+#if __has_include(<git2/sys/errors.h>)
+#include <git2/sys/errors.h>
+#endif
 
 // Debian's libgit2 is built with mbedTLS and, inside git_libgit2_init(), parses every certificate in the
 // system's CA bundle: about 50 million instructions, most of a post-commit hook's budget. The linker sends

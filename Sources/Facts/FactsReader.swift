@@ -21,7 +21,7 @@ public struct FactsReader: Sendable {
   /// from its stored read; the repositories that have to be walked are read in parallel, a single one on the
   /// caller's task (with its executor: the hook's main thread). The stored reads of many repositories are checked
   /// by one thread per processor, `policy.likelyMoved` first and walked there (see `readingThreads`).
-  public nonisolated(nonsending) func read(days: [Day], policy: ReadPolicy) async -> Reading {
+  public func read(days: [Day], policy: ReadPolicy) async -> Reading {
     guard let first = days.min(), let last = days.max() else { return Reading(days: [:], skipped: [], readPaths: []) }
     let calendar = sources.calendar
     let span = calendar.window(from: first, through: last)

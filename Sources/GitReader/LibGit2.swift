@@ -28,3 +28,33 @@ package enum LibGit2 {
     _ = initialized
   }
 }
+
+extension LibGit2 {
+  /// How this build reads git, for `gitjournal --version --verbose` and `doctor`: libgit2's version, whether it is
+  /// linked in or loaded as a shared library, and how line changes are counted (Package.swift decides the first
+  /// two from what the system has; `CLibgit2/shim.h` the third).
+  package static var buildDescription: [String] {
+    var major: Int32 = 0
+    var minor: Int32 = 0
+    var revision: Int32 = 0
+    git_libgit2_version(&major, &minor, &revision)
+    #if GITJOURNAL_STATIC_LIBGIT2
+      let libgit2Link = "linked in from its static archives"
+    #else
+      let libgit2Link = "a shared library"
+    #endif
+    #if GITJOURNAL_STATIC_LIBDEFLATE
+      let libdeflateLink = "linked in from its static archive"
+    #else
+      let libdeflateLink = "a shared library"
+    #endif
+    let lineCounter =
+      gitjournal_counts_lines_through_xdiff() == 1
+      ? "libgit2's xdiff, called directly (its 1.5 layout)" : "libgit2's public diff API"
+    return [
+      "libgit2 \(major).\(minor).\(revision): \(libgit2Link)",
+      "libdeflate: \(libdeflateLink)",
+      "line changes counted by \(lineCounter)",
+    ]
+  }
+}

@@ -36,18 +36,76 @@ package final class Repository {
   package static func open(at path: String) throws(GitError) -> Repository {
     LibGit2.ensureInitialized()
     var handle: OpaquePointer?
-    try check(
-      git_repository_open_ext(&handle, path, GIT_REPOSITORY_OPEN_NO_SEARCH.rawValue, nil), "git_repository_open_ext")
+    let opened = git_repository_open_ext(&handle, path, GIT_REPOSITORY_OPEN_NO_SEARCH.rawValue, nil)
+    if opened < 0 {
+      let error = GitError(code: opened, function: "git_repository_open_ext")
+      throw objectFormatError(at: path, format: objectFormat(configuredAt: path)) ?? error
+    }
     // libgit2 checks every config file (system, global, the repository's) for changes each time it reads a
     // setting, which it does for most reference and object reads: a dozen stat calls per file per repository
     // in a hook. gitjournal only reads, so one snapshot taken at open serves the whole run.
     var snapshot: OpaquePointer?
+    var format: String?
     if git_repository_config_snapshot(&snapshot, handle) == 0, let snapshot {
       git_repository_set_config(handle, snapshot)
+      var value: UnsafePointer<CChar>?
+      if git_config_get_string(&value, snapshot, "extensions.objectformat") == 0, let value {
+        format = String(cString: value)
+      }
       git_config_free(snapshot)
     }
     guard let handle else { throw GitError(code: GIT_ERROR.rawValue, function: "git_repository_open_ext") }
-    return Repository(pointer: handle)
+    let repository = Repository(pointer: handle)
+    // gitjournal's own readers (packs, trees) take an object id to be 20 bytes: a libgit2 that could open a
+    // repository of other ids must still not hand it to them.
+    if let refusal = objectFormatError(at: path, format: format) { throw refusal }
+    return repository
+  }
+
+  /// Why the repository that contains `path` cannot be read, when there is one and libgit2 refuses it; nil when
+  /// there is none, or it opens.
+  package static func unreadableReason(near path: String) -> String? {
+    LibGit2.ensureInitialized()
+    var buffer = git_buf()
+    defer { git_buf_dispose(&buffer) }
+    guard git_repository_discover(&buffer, path, 0, nil) == 0, let found = buffer.ptr else { return nil }
+    do {
+      _ = try Repository.open(at: String(cString: found))
+      return nil
+    } catch {
+      return error.message
+    }
+  }
+
+  /// The refusal of a repository whose objects are named by other ids than SHA-1's (`git init
+  /// --object-format=sha256`), or nil for SHA-1's.
+  private static func objectFormatError(at path: String, format: String?) -> GitError? {
+    guard let format, format.lowercased() != "sha1" else { return nil }
+    var major: Int32 = 0
+    var minor: Int32 = 0
+    var revision: Int32 = 0
+    git_libgit2_version(&major, &minor, &revision)
+    return GitError(
+      code: GIT_ERROR.rawValue, function: "git_repository_open_ext",
+      message: "repository at \(path) names its objects by \(format) ids (extensions.objectFormat), which "
+        + "gitjournal cannot read yet (libgit2 \(major).\(minor).\(revision)): it is not journaled")
+  }
+
+  /// `extensions.objectFormat` as the repository at `path` (its working tree or its git dir) sets it, read from
+  /// its config file directly: libgit2 refuses to open a repository of an object format it does not know.
+  private static func objectFormat(configuredAt path: String) -> String? {
+    var buffer = git_buf()
+    defer { git_buf_dispose(&buffer) }
+    guard git_repository_discover(&buffer, path, 0, nil) == 0, let found = buffer.ptr else { return nil }
+    var config: OpaquePointer?
+    guard git_config_open_ondisk(&config, String(cString: found) + "config") == 0, let config else { return nil }
+    defer { git_config_free(config) }
+    var value = git_buf()
+    defer { git_buf_dispose(&value) }
+    guard git_config_get_string_buf(&value, config, "extensions.objectformat") == 0, let text = value.ptr else {
+      return nil
+    }
+    return String(cString: text)
   }
 
   /// The working tree (or, for a bare repository, the git dir) of the repository that contains `path`.

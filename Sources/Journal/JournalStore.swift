@@ -115,8 +115,8 @@ public struct JournalStore: Sendable {
   /// Runs `body` holding the journal lock, so that what it reads and writes is not interleaved with another
   /// gitjournal process. Writes inside it go through the `LockedJournalStore` it is given.
   /// Throws `FileLock.Busy` after `lockTimeout`.
-  public nonisolated(nonsending) func locked<T: Sendable>(
-    _ body: nonisolated(nonsending) (LockedJournalStore) async throws -> T
+  public func locked<T: Sendable>(
+    _ body: (LockedJournalStore) async throws -> T
   ) async throws -> T {
     let lock = try acquireLock()
     defer { withExtendedLifetime(lock) {} }

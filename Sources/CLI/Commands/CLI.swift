@@ -22,10 +22,10 @@ public enum CLI {
     usage: "<command> [<options>]")
 
   /// Runs one command line. Output goes to the given streams so tests can run commands in process.
-  /// `nonisolated(nonsending)`, as the hook's whole path down to `FactsReader.read`: it runs on its caller's
-  /// executor, the executable's main thread, instead of hopping to Swift's global pool, whose first job starts its
-  /// threads (four, a few milliseconds of every commit where a thread's start is slow; see BENCHMARKS.md).
-  public nonisolated(nonsending) static func main(
+  /// With Swift 6.2 or later it runs on its caller's executor, the executable's main thread, as the hook's whole
+  /// path down to `FactsReader.read` does, instead of hopping to Swift's global pool, whose first job starts its
+  /// threads (`NonisolatedNonsendingByDefault`, see Package.swift).
+  public static func main(
     arguments: [String], environment: Environment, standardOutput: TextOutput = .standardOutput,
     standardError: TextOutput = .standardError
   ) async -> Int32 {
@@ -41,6 +41,10 @@ public enum CLI {
       return ExitStatus.success
     case "--version", "-v":
       standardOutput.line("gitjournal \(version)")
+      // How this build reads git: which libgit2, linked how (Package.swift decides from what the system has).
+      if arguments.dropFirst().contains("--verbose") {
+        for line in LibGit2.buildDescription { standardOutput.line(line) }
+      }
       return ExitStatus.success
     case "help":
       return help(topic: arguments.dropFirst().first, context: context)
@@ -100,7 +104,8 @@ public enum CLI {
       let name = command.spec.name
       text += "  " + name + String(repeating: " ", count: width - name.count) + command.spec.abstract + "\n"
     }
-    text += "\nOptions:\n  -h, --help     Show this help.\n  -v, --version  Print gitjournal's version.\n"
+    text +=
+      "\nOptions:\n  -h, --help     Show this help.\n  -v, --version  Print gitjournal's version (with --verbose: how it reads git).\n"
     text += "\nSee 'gitjournal help <command>' for a command's options, 'gitjournal help config' for the\n"
     text += "config keys and 'gitjournal help format' for the journal file.\n"
     return text

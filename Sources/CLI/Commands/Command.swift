@@ -3,18 +3,18 @@ import GitReader
 import Narrative
 import Support
 
-/// A subcommand: a spec for parsing and help, and `run`, which returns the exit status. `run` may stay on its
-/// caller's executor (see `CLI.main`); a command that does not say so runs on Swift's global pool.
+/// A subcommand: a spec for parsing and help, and `run`, which returns the exit status. With Swift 6.2 or later,
+/// `run` stays on its caller's executor (see `CLI.main`).
 protocol Command {
   static var spec: CommandSpec { get }
   init(_ arguments: ParsedArguments) throws(UsageError)
-  nonisolated(nonsending) func run(_ context: CommandContext) async throws -> Int32
+  func run(_ context: CommandContext) async throws -> Int32
 }
 
 /// A command in the CLI's table: its spec, and a closure that builds and runs it.
 struct RegisteredCommand: Sendable {
   let spec: CommandSpec
-  let execute: nonisolated(nonsending) @Sendable (ParsedArguments, CommandContext) async throws -> Int32
+  let execute: @Sendable (ParsedArguments, CommandContext) async throws -> Int32
 
   init<C: Command>(_ type: C.Type) {
     spec = C.spec

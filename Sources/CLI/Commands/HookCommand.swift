@@ -38,7 +38,7 @@ struct HookCommand: Command {
     global = arguments.has("global")
   }
 
-  nonisolated(nonsending) func run(_ context: CommandContext) async throws -> Int32 {
+  func run(_ context: CommandContext) async throws -> Int32 {
     let environment = context.environment
     let runner = HookRunner(
       environment: environment, configPath: configPath.map { environment.absolute($0) }, registers: global)

@@ -53,9 +53,7 @@ public struct RepositoryRegistry: Sendable {
   /// one that is not private when the first is.
   public func add(path: String, name: String?) throws -> AddResult {
     let absolute = environment.absolute(path)
-    guard let found = Repository.discover(from: absolute) else {
-      throw RegistryError.notARepository(path: absolute)
-    }
+    guard let found = Repository.discover(from: absolute) else { throw RegistryError.noRepository(at: absolute) }
     let root = Repository.mainRoot(of: found)
     return try locked { () throws -> AddResult in try add(root: root, name: name) }
   }
@@ -173,7 +171,7 @@ public struct RepositoryRegistry: Sendable {
   /// worktree), as the hook log suggests when a repository's folder has gone. Returns the entry and its old path.
   public func move(_ name: String, to path: String) throws -> (entry: RepositoryEntry, oldPath: String) {
     let absolute = environment.absolute(path)
-    guard let found = Repository.discover(from: absolute) else { throw RegistryError.notARepository(path: absolute) }
+    guard let found = Repository.discover(from: absolute) else { throw RegistryError.noRepository(at: absolute) }
     let root = Repository.mainRoot(of: found)
     return try locked { () throws -> (entry: RepositoryEntry, oldPath: String) in
       let configuration = try configuration()
@@ -208,6 +206,8 @@ public struct RepositoryRegistry: Sendable {
 /// Problems with a repository given on the command line.
 public enum RegistryError: Error, CustomStringConvertible, Equatable {
   case notARepository(path: String)
+  /// A repository is there, and libgit2 cannot open it (its object format, say): libgit2's words.
+  case unreadable(reason: String)
   case nameTaken(name: String)
   case invalidName(name: String)
   case noSuchName(name: String)
@@ -221,10 +221,18 @@ public enum RegistryError: Error, CustomStringConvertible, Equatable {
       return "\(path) is already journaled as '\(name)', so --name \(requested) was not applied: --name names a "
         + "repository when it is added; nothing was changed"
     case .notARepository(let path): return "\(path) is not inside a git repository"
+    case .unreadable(let reason): return reason
     case .nameTaken(let name): return "a repository named '\(name)' is already configured: choose another --name"
     case .invalidName(let name): return "'\(name)' cannot be a repository name: use letters, digits, '-' or '.'"
     case .noSuchName(let name): return "no configured repository is named '\(name)'; 'gitjournal repos' lists them"
     case .pathTaken(let path, let name): return "\(path) is configured already, as '\(name)'"
     }
+  }
+}
+
+extension RegistryError {
+  /// Why no repository could be found at `path`: none is there, or libgit2 cannot open the one that is.
+  static func noRepository(at path: String) -> RegistryError {
+    Repository.unreadableReason(near: path).map { .unreadable(reason: $0) } ?? .notARepository(path: path)
   }
 }

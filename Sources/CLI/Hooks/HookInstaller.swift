@@ -79,7 +79,10 @@ struct HookInstaller {
     found: String, root: String
   ) {
     let absolute = environment.absolute(path)
-    guard let found = Repository.discover(from: absolute) else { throw .notARepository(path: absolute) }
+    guard let found = Repository.discover(from: absolute) else {
+      if let reason = Repository.unreadableReason(near: absolute) { throw .unreadable(reason: reason) }
+      throw .notARepository(path: absolute)
+    }
     return (found, Repository.mainRoot(of: found))
   }
 
@@ -138,6 +141,8 @@ struct HookInstaller {
 /// Why a hook cannot be installed, with what to do instead.
 public enum HookError: Error, CustomStringConvertible, Equatable {
   case notARepository(path: String)
+  /// A repository is there, and libgit2 cannot open it (its object format, say): libgit2's words.
+  case unreadable(reason: String)
   case bare(path: String)
   case hooksPathInsideRepository(folder: String, repository: String)
   case chainedExists(hook: String, chained: String, edited: Bool)
@@ -146,6 +151,8 @@ public enum HookError: Error, CustomStringConvertible, Equatable {
     switch self {
     case .notARepository(let path):
       return "\(path) is not inside a git repository"
+    case .unreadable(let reason):
+      return reason
     case .bare(let path):
       return "repository at \(path) is bare: nobody commits there, so it needs no hook "
         + "(add it with 'gitjournal repos add' to journal it)"

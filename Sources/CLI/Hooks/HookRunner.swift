@@ -36,7 +36,7 @@ struct HookRunner {
   static let rebaseLookback: Int64 = 60 * 60
 
   /// Runs the hook; returns the line for stderr, if any.
-  nonisolated(nonsending) func run(_ hook: GitHook, arguments: [String]) async -> String? {
+  func run(_ hook: GitHook, arguments: [String]) async -> String? {
     let log = LogFile.hook(stateDirectory: environment.stateDirectory)
     do {
       // A problem in the narrative section turns the model off (see Configuration.loadForHook); others throw.

@@ -152,7 +152,7 @@ struct Journaling: Sendable {
   /// Refreshes a few days (the hook): the repositories are read and the files written while holding the
   /// journal lock, so two processes never write facts older than what the other saw. `likelyMoved`: see
   /// `ReadPolicy`.
-  nonisolated(nonsending) func refresh(days: [Day], likelyMoved: [String] = []) async throws -> Report {
+  func refresh(days: [Day], likelyMoved: [String] = []) async throws -> Report {
     try await store.locked { locked in
       var policy = ReadPolicy.hook
       policy.likelyMoved = likelyMoved

@@ -1,29 +1,61 @@
 import Foundation
 import Testing
 
+@testable import CLI
+
 #if os(Linux)
   import CLibgit2
   @testable import GitReader
 #endif
 
-/// How the executable is linked (Package.swift, `libgit2Static`, `libdeflateStatic`): libgit2 and what it needs, and
-/// libdeflate, are inside it, so a hook's start loads no shared library for network transports that gitjournal
-/// never uses, nor for the pack reader.
+/// How the executable is linked (Package.swift): where the system has every static archive, libgit2 and what it
+/// needs, and libdeflate, are inside it, so a hook's start loads no shared library for network transports that
+/// gitjournal never uses, nor for the pack reader; elsewhere they are shared libraries, and the build says which.
 @Suite struct LinkedLibrariesTests {
+  @Test func versionVerboseSaysHowLibgit2IsLinked() async throws {
+    let sandbox = try JournalSandbox()
+    let result = await sandbox.run("--version", "--verbose")
+    #expect(result.status == ExitStatus.success)
+    #if GITJOURNAL_STATIC_LIBGIT2
+      #expect(result.standardOutput.contains(": linked in from its static archives"), "\(result)")
+    #else
+      #expect(result.standardOutput.contains(": a shared library"), "\(result)")
+    #endif
+    let plain = await sandbox.run("--version")
+    #expect(plain.standardOutput == "gitjournal \(CLI.version)\n")
+  }
+
   #if os(Linux)
-    @Test func libgit2AndItsTransportsAreLinkedIn() throws {
+    /// The libraries `ldd` lists for the built executable.
+    private func loadedLibraries() throws -> [String] {
       let binary = try BinaryRunner.executable()
       let result = try Subprocess.run(
         "/usr/bin/ldd", [binary], environment: ProcessInfo.processInfo.environment, currentDirectory: "/")
       #expect(result.status == 0, "\(result)")
-      let loaded = result.standardOutput.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-      #expect(loaded.contains { $0.hasPrefix("libc.so") }, "ldd listed: \(loaded)")
-      for library in [
-        "libgit2", "libgssapi", "libkrb5", "libssl", "libcrypto", "libssh2", "libmbed", "libhttp_parser", "libdeflate",
-      ] {
-        #expect(!loaded.contains { $0.hasPrefix(library) }, "\(library) is loaded at start: \(loaded)")
-      }
+      return result.standardOutput.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
     }
+
+    @Test func libgit2IsLinkedAsTheBuildSays() throws {
+      let loaded = try loadedLibraries()
+      #expect(loaded.contains { $0.hasPrefix("libc.so") }, "ldd listed: \(loaded)")
+      #if GITJOURNAL_STATIC_LIBGIT2
+        for library in [
+          "libgit2", "libgssapi", "libkrb5", "libssl", "libcrypto", "libssh2", "libmbed", "libhttp_parser",
+        ] {
+          #expect(!loaded.contains { $0.hasPrefix(library) }, "\(library) is loaded at start: \(loaded)")
+        }
+      #else
+        #expect(loaded.contains { $0.hasPrefix("libgit2") }, "ldd listed: \(loaded)")
+      #endif
+      #if GITJOURNAL_STATIC_LIBDEFLATE
+        #expect(!loaded.contains { $0.hasPrefix("libdeflate") }, "libdeflate is loaded at start: \(loaded)")
+      #else
+        #expect(loaded.contains { $0.hasPrefix("libdeflate") }, "ldd listed: \(loaded)")
+      #endif
+    }
+  #endif
+
+  #if os(Linux) && GITJOURNAL_STATIC_LIBGIT2
 
     /// Why libgit2 refused to connect to `url` from a new repository; nil when it connected.
     private func refusal(connecting url: String) throws -> String? {
