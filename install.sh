@@ -102,12 +102,21 @@ else
     say "no Swift toolchain on PATH: install Swift 6 or later from swift.org, then run me again"
     exit 1
   fi
-  # On Linux the Swift runtime is linked in: the binary starts in a few milliseconds (it runs on every commit)
-  # and keeps working when the toolchain is upgraded or removed.
+  # On Linux the Swift runtime is linked in, and libgit2 from its static archives where the system has them all
+  # (Package.swift decides): the binary starts in a few milliseconds (it runs on every commit) and keeps working
+  # when the toolchain is upgraded or removed. Both are start-up optimisations: when that build fails, the shared
+  # libraries are used instead.
   static=""
   if [ "$(uname -s)" = Linux ]; then static="--static-swift-stdlib"; fi
   say "building gitjournal (release)"
-  swift build -c release $static --product gitjournal
+  if ! swift build -c release $static --product gitjournal; then
+    say "the build with static libraries failed (above); building with the shared ones instead"
+    GITJOURNAL_LINK=dynamic
+    export GITJOURNAL_LINK
+    static=""
+    swift build -c release --product gitjournal
+    say "note: this gitjournal loads the Swift runtime from the toolchain: keep the toolchain installed"
+  fi
   built="$(swift build -c release $static --show-bin-path)/gitjournal"
 fi
 
@@ -145,6 +154,7 @@ $target"
 
 put "$built" "$BIN/gitjournal" 755
 say "installed $BIN/gitjournal ($("$BIN/gitjournal" --version))"
+"$BIN/gitjournal" --version --verbose | sed -n '2,$s/^/install.sh: /p'
 
 generated="$(mktemp -d)"
 trap 'rm -rf "$generated"' EXIT
