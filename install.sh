@@ -107,7 +107,15 @@ else
   # when the toolchain is upgraded or removed. Both are start-up optimisations: when that build fails, the shared
   # libraries are used instead.
   static=""
-  if [ "$(uname -s)" = Linux ]; then static="--static-swift-stdlib"; fi
+  if [ "$(uname -s)" = Linux ]; then
+    # The static Swift runtime is linked with libstdc++'s development files (libstdc++-<n>-dev, which Debian's
+    # swiftlang does not pull in); without them it cannot link, so the shared runtime is taken from the start.
+    if [ "$(cc -print-file-name=libstdc++.so 2>/dev/null || echo libstdc++.so)" != libstdc++.so ]; then
+      static="--static-swift-stdlib"
+    else
+      say "no libstdc++ development files (on Debian 13: apt-get install libstdc++-14-dev): the Swift runtime stays shared"
+    fi
+  fi
   say "building gitjournal (release)"
   if ! swift build -c release $static --product gitjournal; then
     say "the build with static libraries failed (above); building with the shared ones instead"
@@ -115,6 +123,8 @@ else
     export GITJOURNAL_LINK
     static=""
     swift build -c release --product gitjournal
+  fi
+  if [ "$(uname -s)" = Linux ] && [ -z "$static" ]; then
     say "note: this gitjournal loads the Swift runtime from the toolchain: keep the toolchain installed"
   fi
   built="$(swift build -c release $static --show-bin-path)/gitjournal"

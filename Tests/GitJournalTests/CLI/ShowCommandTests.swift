@@ -90,7 +90,8 @@ import Testing
       #expect(report.factualLine == (commits == 0 ? line : "\(line), +\(report.insertions) -\(report.deletions)"))
       #expect(report.commitCount == commits)
       #expect(report.projectCount == projects)
-      #expect(report.commitCount == (try app.log() + engine.log()).filter { $0.authorDay == day }.count)
+      let logged = try app.log() + engine.log()
+      #expect(report.commitCount == logged.filter { $0.authorDay == day }.count)
     }
     // Projects are ordered by name, commits oldest first.
     let many = try await sandbox.report("2026-03-07")

@@ -60,7 +60,8 @@ import Testing
     var perProject: [String: (commits: Int, days: Int, insertions: Int)] = [:]
     for day in range.days {
       // Day by day, exactly what `show <day> --json` says.
-      #expect(day == (try await sandbox.report(day.date)), "\(day.date)")
+      let alone = try await sandbox.report(day.date)
+      #expect(day == alone, "\(day.date)")
       commits += day.commitCount
       insertions += day.insertions
       deletions += day.deletions

@@ -28,7 +28,8 @@ import Testing
   func isoWeeksAcrossYearChanges(date: String, name: String, start: String) throws {
     let week = Week(containing: try day(date))
     #expect(week.description == name)
-    #expect(week.start == (try day(start)))
+    let first = try day(start)
+    #expect(week.start == first)
     #expect(week.days.count == 7)
     #expect(week.days.contains(try day(date)))
   }
@@ -58,7 +59,8 @@ import Testing
     }
     // A Sunday-first week is named after the ISO week of most of its days.
     let sundayFirst = Week(containing: try day("2026-11-29"), starting: .sunday)
-    #expect(sundayFirst.start == (try day("2026-11-29")))
+    let sunday = try day("2026-11-29")
+    #expect(sundayFirst.start == sunday)
     #expect(sundayFirst.description == "2026-W49")
   }
 

@@ -42,7 +42,8 @@ import Testing
     #expect(ids.count == Set(ids).count, "a commit was counted twice")
     #expect(Set(ids) == [onMain, shared, deeper, detached])
     // `git log --branches` does not see the detached commit; with HEAD it agrees.
-    #expect(Set(ids) == (try loggedIDs(["--branches", "HEAD", "--no-merges"])))
+    let logged = try loggedIDs(["--branches", "HEAD", "--no-merges"])
+    #expect(Set(ids) == logged)
     #expect(report.commitCount == 4)
   }
 
@@ -59,12 +60,14 @@ import Testing
     #expect(merges.count == 1)
 
     let withoutMerges = try await sandbox.report("2026-03-10")
-    #expect(Set(withoutMerges.allCommits.map(\.id.hex)) == (try loggedIDs()))
+    let loggedWithoutMerges = try loggedIDs()
+    #expect(Set(withoutMerges.allCommits.map(\.id.hex)) == loggedWithoutMerges)
     #expect(withoutMerges.allCommits.allSatisfy { !merges.contains($0.id.hex) })
 
     try sandbox.configure("journal.merges", "true")
     let withMerges = try await sandbox.report("2026-03-10")
-    #expect(Set(withMerges.allCommits.map(\.id.hex)) == (try loggedIDs(["--branches"])))
+    let loggedWithMerges = try loggedIDs(["--branches"])
+    #expect(Set(withMerges.allCommits.map(\.id.hex)) == loggedWithMerges)
     let merge = try #require(withMerges.allCommits.first { merges.contains($0.id.hex) })
     // Like `git log`, a merge shows no diff of its own.
     #expect(merge.insertions == 0 && merge.deletions == 0 && merge.filesChanged == 0)
@@ -100,12 +103,13 @@ import Testing
 
     let report = try await sandbox.report("2026-03-10")
     #expect(Set(report.allCommits.map(\.id.hex)) == [mine, shouting])
-    #expect(
-      Set(report.allCommits.map(\.id.hex)) == (try loggedIDs(["--branches", "--no-merges", "-i", "--author=ada@"])))
+    let loggedMine = try loggedIDs(["--branches", "--no-merges", "-i", "--author=ada@"])
+    #expect(Set(report.allCommits.map(\.id.hex)) == loggedMine)
 
     let everyone = try await sandbox.report("2026-03-10", "--all-authors")
     #expect(Set(everyone.allCommits.map(\.id.hex)) == [mine, theirs, shouting])
-    #expect(Set(everyone.allCommits.map(\.id.hex)) == (try loggedIDs()))
+    let loggedEveryone = try loggedIDs()
+    #expect(Set(everyone.allCommits.map(\.id.hex)) == loggedEveryone)
   }
 
   @Test func severalConfiguredAuthorsAllCount() async throws {

@@ -43,7 +43,7 @@ extension Reliability {
     func addNotes(to file: String) throws {
       let text = try String(contentsOfFile: file, encoding: .utf8)
       let begin = try #require(text.range(of: JournalMerger.beginPrefix))
-      let noted = text[..<begin.lowerBound] + Self.notesAbove + text[begin.lowerBound...] + Self.notesBelow
+      let noted = String(text[..<begin.lowerBound]) + Self.notesAbove + text[begin.lowerBound...] + Self.notesBelow
       try Data(noted.utf8).write(to: URL(fileURLWithPath: file))
     }
 

@@ -45,8 +45,9 @@ extension Reliability {
     func addNotes(to file: String) throws {
       let text = try String(contentsOfFile: file, encoding: .utf8)
       let begin = try #require(text.range(of: JournalMerger.beginPrefix))
-      try Data((text[..<begin.lowerBound] + Self.notesAbove + text[begin.lowerBound...] + Self.notesBelow).utf8).write(
-        to: URL(fileURLWithPath: file))
+      try Data((String(text[..<begin.lowerBound]) + Self.notesAbove + text[begin.lowerBound...] + Self.notesBelow).utf8)
+        .write(
+          to: URL(fileURLWithPath: file))
     }
 
     /// What must hold of a journal file whatever went into it; the problems found, empty when none.

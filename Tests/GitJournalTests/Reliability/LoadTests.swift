@@ -34,8 +34,9 @@ extension Reliability {
       let notesAfter = "\n## My evening notes\n\nNothing may move these lines.\n  indented\tand trailing   \n"
       let initial = try String(contentsOfFile: file, encoding: .utf8)
       let begin = try #require(initial.range(of: JournalMerger.beginPrefix))
-      try Data((initial[..<begin.lowerBound] + notesBefore + initial[begin.lowerBound...] + notesAfter).utf8).write(
-        to: URL(fileURLWithPath: file))
+      try Data((String(initial[..<begin.lowerBound]) + notesBefore + initial[begin.lowerBound...] + notesAfter).utf8)
+        .write(
+          to: URL(fileURLWithPath: file))
 
       // Each repository's commits come from one shell loop; the loops run at once. Every commit writes a file, so
       // the hook computes real line statistics.
