@@ -34,9 +34,9 @@ import Testing
 
   @Test func latin1MessageWithEncodingHeaderIsDecoded() async throws {
     // "Café: première tâche" in ISO-8859-1, then a body.
-    let subject: [UInt8] =
-      Array("Caf".utf8) + [0xE9] + Array(": premi".utf8) + [0xE8] + Array("re t".utf8) + [0xE2]
-      + Array("che".utf8)
+    var subject: [UInt8] = Array("Caf".utf8) + [0xE9]
+    subject += Array(": premi".utf8) + [0xE8]
+    subject += Array("re t".utf8) + [0xE2] + Array("che".utf8)
     let id = try commit(
       messageBytes: subject + Array("\n\nBody\n".utf8), encoding: "ISO-8859-1", date: "2026-03-10T09:00:00Z",
       file: "a")

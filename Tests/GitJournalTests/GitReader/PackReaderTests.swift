@@ -269,7 +269,7 @@ import Testing
     ])
     var inside = whole.index
     let secondOffset = 8 + 256 * 4 + 2 * 24 + 4
-    inside.replaceSubrange(secondOffset..<(secondOffset + 4), with: [0, 0, 0, 12 + 2 + 6])
+    inside.replaceSubrange(secondOffset..<(secondOffset + 4), with: [0, 0, 0, UInt8(12 + 2 + 6)])
     let overlapping = try HandMadePack(index: inside, data: whole.data)
     #expect(PackReader(objects: overlapping.objectsByEntry).read(first) == nil)
     #expect(PackReader(objects: overlapping.objects).read(first).map { Data($0.bytes) } == Data(text))

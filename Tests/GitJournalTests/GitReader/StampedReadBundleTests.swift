@@ -50,7 +50,8 @@ import Testing
     try worlds[1].commit("Later")
     #expect(Self.copy(of: worlds[1], in: bundle, position: 1) == nil)
     #expect(try worlds[1].hooked() == worlds[1].full())
-    #expect(Self.copy(of: worlds[2], in: bundle, position: 2) == (try worlds[2].full()))
+    let full = try worlds[2].full()
+    #expect(Self.copy(of: worlds[2], in: bundle, position: 2) == full)
   }
 
   /// Cut anywhere, the bundle answers for the copies wholly before the cut and for no other.
@@ -146,7 +147,8 @@ import Testing
     let headers = text.split(separator: "\n").filter { $0.hasPrefix("copy\t") }
     #expect(headers.count == 3 && headers[0] == "copy\t0" && headers[1] == "copy\t0" && headers[2] != "copy\t0")
     let bundle = StampedReadBundle(cacheDirectory: cache)
-    #expect(Self.copy(of: worlds[2], in: bundle, position: 2) == (try worlds[2].full()))
+    let full = try worlds[2].full()
+    #expect(Self.copy(of: worlds[2], in: bundle, position: 2) == full)
     #expect(Self.copy(of: worlds[1], in: bundle, position: 1) == nil)
     // Nothing left to copy: no bundle.
     for world in worlds { unlink(StampedRead.path(in: cache, of: world.root)) }

@@ -42,8 +42,9 @@ extension Reliability {
     /// Puts the user's notes just above and below the managed block.
     func addNotes(to file: String) throws {
       let text = try String(contentsOfFile: file, encoding: .utf8)
-      let begin = try #require(text.range(of: JournalMerger.beginPrefix))
-      let noted = String(text[..<begin.lowerBound]) + Self.notesAbove + text[begin.lowerBound...] + Self.notesBelow
+      let begin: Range<String.Index> = try #require(text.range(of: JournalMerger.beginPrefix))
+      let noted =
+        String(text[..<begin.lowerBound]) + Self.notesAbove + String(text[begin.lowerBound...]) + Self.notesBelow
       try Data(noted.utf8).write(to: URL(fileURLWithPath: file))
     }
 

@@ -44,10 +44,12 @@ extension Reliability {
 
     func addNotes(to file: String) throws {
       let text = try String(contentsOfFile: file, encoding: .utf8)
-      let begin = try #require(text.range(of: JournalMerger.beginPrefix))
-      try Data((String(text[..<begin.lowerBound]) + Self.notesAbove + text[begin.lowerBound...] + Self.notesBelow).utf8)
-        .write(
-          to: URL(fileURLWithPath: file))
+      let begin: Range<String.Index> = try #require(text.range(of: JournalMerger.beginPrefix))
+      try Data(
+        (String(text[..<begin.lowerBound]) + Self.notesAbove + String(text[begin.lowerBound...]) + Self.notesBelow).utf8
+      )
+      .write(
+        to: URL(fileURLWithPath: file))
     }
 
     /// What must hold of a journal file whatever went into it; the problems found, empty when none.

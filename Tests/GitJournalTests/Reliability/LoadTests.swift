@@ -33,10 +33,12 @@ extension Reliability {
       let notesBefore = "Notes before the block: standup at 10, then the load test.\n\n"
       let notesAfter = "\n## My evening notes\n\nNothing may move these lines.\n  indented\tand trailing   \n"
       let initial = try String(contentsOfFile: file, encoding: .utf8)
-      let begin = try #require(initial.range(of: JournalMerger.beginPrefix))
-      try Data((String(initial[..<begin.lowerBound]) + notesBefore + initial[begin.lowerBound...] + notesAfter).utf8)
-        .write(
-          to: URL(fileURLWithPath: file))
+      let begin: Range<String.Index> = try #require(initial.range(of: JournalMerger.beginPrefix))
+      try Data(
+        (String(initial[..<begin.lowerBound]) + notesBefore + String(initial[begin.lowerBound...]) + notesAfter).utf8
+      )
+      .write(
+        to: URL(fileURLWithPath: file))
 
       // Each repository's commits come from one shell loop; the loops run at once. Every commit writes a file, so
       // the hook computes real line statistics.
