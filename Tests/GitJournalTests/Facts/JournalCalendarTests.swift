@@ -5,8 +5,9 @@ import Testing
 @testable import Support
 
 /// `JournalCalendar` does the calendar's arithmetic with the offsets of the system's zone files: every day's window,
-/// every instant's day, clock time and timestamp must be what Foundation's `Calendar` gives with ICU's zones, in zones with daylight saving at 02:00 and at midnight, half-hour and 45-minute
-/// offsets, a zone that skipped a whole day, and for day starts from midnight to a minute before the next.
+/// every instant's day, clock time and timestamp must be what Foundation's `Calendar` gives with ICU's zones, in
+/// zones with daylight saving at 02:00 and at midnight, half-hour and 45-minute offsets, a zone that skipped a whole
+/// day, and for day starts from midnight to a minute before the next.
 @Suite struct JournalCalendarTests {
   /// `start(of:)` as it was written with `Calendar` alone.
   private static func calendarStart(of day: Day, in zone: TimeZone, dayStartMinutes: Int) -> Int64 {
@@ -45,7 +46,19 @@ import Testing
     let changes = stride(from: first, to: 1_830_297_600, by: 86_400).filter { offset($0) != offset($0 + 86_400) }
     var random = SeededGenerator(seed: 0x6a63_616c)
     let samples = (0..<1_000).map { _ in Int64.random(in: first...1_830_297_600, using: &random) }
-    let instants = changes.flatMap { stride(from: $0 - 2 * 86_400, to: $0 + 3 * 86_400, by: 900) } + samples
+    let candidates = changes.flatMap { stride(from: $0 - 2 * 86_400, to: $0 + 3 * 86_400, by: 900) } + samples
+    // The arithmetic is what is checked here, the zone's data is `TimeZoneRulesTests`'s: where Foundation's zones
+    // are another tz release than the system's files (Swift 6.0's are ICU's own), the days whose offsets the two
+    // releases disagree on are left out. With one release, none is; most never are.
+    let disagreeingDays = Set(
+      stride(from: first - 4 * 86_400, to: 1_830_297_600 + 4 * 86_400, by: 3_600).filter {
+        rules.offset(at: $0) != offset($0)
+      }.map { $0 / 86_400 })
+    let agrees = { (seconds: Int64) in
+      (seconds / 86_400 - 3...seconds / 86_400 + 3).allSatisfy { !disagreeingDays.contains($0) }
+    }
+    let instants = candidates.filter(agrees)
+    #expect(instants.count * 2 > candidates.count, "\(zoneName): the two zone releases disagree on most days")
     for dayStart in [0, 30, 150, 1_439] {
       let journal = JournalCalendar(timeZone: rules, dayStartMinutes: dayStart)
       var daysChecked = Set<Day>()
