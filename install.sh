@@ -116,18 +116,20 @@ else
       say "no libstdc++ development files (on Debian 13: apt-get install libstdc++-14-dev): the Swift runtime stays shared"
     fi
   fi
+  # The manifest looks at the system's libraries (Package.swift): no cached answer from before a package was added.
+  fresh="--manifest-cache none"
   say "building gitjournal (release)"
-  if ! swift build -c release $static --product gitjournal; then
+  if ! swift build -c release $static $fresh --product gitjournal; then
     say "the build with static libraries failed (above); building with the shared ones instead"
     GITJOURNAL_LINK=dynamic
     export GITJOURNAL_LINK
     static=""
-    swift build -c release --product gitjournal
+    swift build -c release $fresh --product gitjournal
   fi
   if [ "$(uname -s)" = Linux ] && [ -z "$static" ]; then
     say "note: this gitjournal loads the Swift runtime from the toolchain: keep the toolchain installed"
   fi
-  built="$(swift build -c release $static --show-bin-path)/gitjournal"
+  built="$(swift build -c release $static $fresh --show-bin-path)/gitjournal"
 fi
 
 # What this install puts in place, so that --uninstall removes exactly that: the files, and the folders it had to
