@@ -58,14 +58,14 @@ import Testing
       "narrative.temperature",
       "narrative.healthTimeout", "narrative.timeout", "narrative.retryDelay", "narrative.allowRemote",
     ]
-    let readme = try String(
+    let documentation = try String(
       contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("README.md"),
+        .appendingPathComponent("docs/configuration.md"),
       encoding: .utf8)
     for key in keys {
       #expect(HelpTopics.config.contains(key), "help config explains \(key)")
-      #expect(readme.contains("`\(key)`"), "README explains \(key)")
+      #expect(documentation.contains("`\(key)`"), "docs/configuration.md explains \(key)")
     }
   }
 
