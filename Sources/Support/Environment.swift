@@ -88,6 +88,15 @@ public struct Environment: Sendable {
   /// `${XDG_CACHE_HOME:-~/.cache}/gitjournal`: things that can be recomputed.
   public var cacheDirectory: String { xdgFolder("XDG_CACHE_HOME", default: ".cache") + "/gitjournal" }
 
+  /// Set to 1, every cache kept only for speed is neither read nor written: repositories are walked and counted,
+  /// the config parsed, pages and records read, as if `~/.cache/gitjournal` were empty each time. For ruling the
+  /// caches out while debugging; the journal written is the same (docs/architecture.md, "Speed devices").
+  package static let noCacheVariable = "GITJOURNAL_NO_CACHE"
+
+  /// `cacheDirectory` for the caches kept for speed, or nil when `GITJOURNAL_NO_CACHE=1` turns them off. The
+  /// sentences stay in `cacheDirectory`: they are what the model wrote, not a speed-up.
+  public var speedCacheDirectory: String? { variables[Self.noCacheVariable] == "1" ? nil : cacheDirectory }
+
   /// The time zone the journal keeps when its config names none: `TZ`'s, read as the C library reads it (a zone
   /// name, `:` and a name, a zone file's path, or a POSIX rule such as `EST5EDT`; set but empty is UTC), else
   /// `/etc/localtime`'s, else UTC. A `TZ` that names no zone falls back to `/etc/localtime` (where the C library

@@ -78,7 +78,7 @@ public struct Configuration: Sendable {
   /// the file cannot be read.
   public static func read(_ environment: Environment) throws(ConfigError) -> (Configuration, [ConfigError]) {
     let path = environment.configPath
-    let entries = try ConfigFile(path: path).entries(cacheDirectory: environment.cacheDirectory)
+    let entries = try ConfigFile(path: path).entries(cacheDirectory: environment.speedCacheDirectory)
     var problems: [ConfigError] = []
     var configuration = Configuration(entries: entries, environment: environment, problems: &problems)
     configuration.configPath = path

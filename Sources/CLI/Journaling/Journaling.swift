@@ -24,13 +24,14 @@ struct Journaling: Sendable {
   /// Sentences the model already wrote, by facts signature; nil when the model is off.
   let sentences: SentenceCache?
   let now: @Sendable () -> Date
-  /// This machine's cache folder (`~/.cache/gitjournal`).
-  let cacheDirectory: String
+  /// This machine's folder of caches kept for speed (`~/.cache/gitjournal`), or nil when they are off
+  /// (`Environment.speedCacheDirectory`).
+  let cacheDirectory: String?
 
   init(configuration: Configuration, environment: Environment) {
     self.configuration = configuration
-    cacheDirectory = environment.cacheDirectory
-    reader = FactsReader(sources: configuration.factsSources(cacheDirectory: environment.cacheDirectory))
+    cacheDirectory = environment.speedCacheDirectory
+    reader = FactsReader(sources: configuration.factsSources(cacheDirectory: environment.speedCacheDirectory))
     writer = JournalWriter(
       store: JournalStore(
         directory: configuration.journalDirectory, lockPath: environment.stateDirectory + "/journal.lock",
@@ -546,7 +547,8 @@ struct Journaling: Sendable {
 
   /// What a rebuild knows of the pages it left (see `PageStamps`), kept per journal folder and machine; their key is
   /// everything a page is made from besides its day's facts, links and sentence, this very binary included.
-  private func pageStamps() -> PageStamps {
+  private func pageStamps() -> PageStamps? {
+    guard let cacheDirectory else { return nil }
     let binary = PageStamps.Stamp(path: ExecutablePath.current).map { "\($0)" } ?? "unknown"
     let calendar = configuration.calendar
     let key = [
@@ -564,6 +566,7 @@ struct Journaling: Sendable {
   /// The page stamps in their former format (`pages-v2`, which kept each page's inputs whole), read by no build
   /// since: removed, and their folder once it is empty.
   private func removeFormerPageStamps() {
+    guard let cacheDirectory else { return }
     let folder = cacheDirectory + "/pages-v2"
     unlink(folder + "/" + pageStampsFileName)
     rmdir(folder)
