@@ -148,16 +148,18 @@ struct DayRecordStore: Sendable {
   }
 
   /// Replaces the record of `day`. Nothing is written when the record already says the same: `recorded` is what
-  /// the caller read of it (`.some(nil)`: no record), or nil to have the file read and compared here. Returns
-  /// whether the file was written.
+  /// the caller read of it, or `.unread` to have the file read and compared here. Returns whether the file was
+  /// written.
   @discardableResult
   func write(
-    _ facts: DayFacts, durable: Bool, recorded: DayFacts?? = nil, folderSyncs: AtomicFile.FolderSyncs? = nil
+    _ facts: DayFacts, durable: Bool, recorded: KnownRecord = .unread, folderSyncs: AtomicFile.FolderSyncs? = nil
   ) throws(SystemError) -> Bool {
-    if case .some(let previous) = recorded, previous == facts { return false }
+    if case .read(let previous) = recorded, previous == facts { return false }
     let bytes = StateFile.bytes(of: DayRecord.records(of: facts))
     let path = path(of: facts.day)
-    if recorded == nil, let existing = try? AtomicFile.readContents(path), existing.bytes == bytes { return false }
+    if recorded == .unread, let existing = try? AtomicFile.readContents(path), existing.bytes == bytes {
+      return false
+    }
     return try AtomicFile.write(
       bytes: bytes, to: path, durable: durable, holdingLock: true, unlessChangedFrom: nil, folderSyncs: folderSyncs,
       creatingFolder: folder)

@@ -78,8 +78,7 @@ public struct JournalWriter: Sendable {
 
   /// Writes one day while the caller holds the journal lock (`store.locked`): `facts` become this machine's
   /// record of the day, then the file is rendered from every machine's records. `recorded`: this machine's record
-  /// as the caller read it under this lock (`.some(nil)` for none), which spares reading it again; nil when not
-  /// read.
+  /// as the caller read it under this lock, which spares reading it again.
   /// `daysWithFiles`: the days that have (or are about to get) a file, sorted, when the caller knows them (a
   /// rebuild); else the day's links are those its file has, and the folder is listed only for a new file.
   /// `refreshingPeriods`: the day's week and month pages are refreshed when its facts changed, with
@@ -87,21 +86,22 @@ public struct JournalWriter: Sendable {
   @discardableResult
   public func write(
     _ facts: DayFacts, sentence: Sentence, periodSentence: PeriodSentence = { _ in nil }, in locked: LockedJournalStore,
-    durability: JournalStore.Durability = .immediate, recorded: DayFacts?? = nil, daysWithFiles: [Day]? = nil,
+    durability: JournalStore.Durability = .immediate, recorded: KnownRecord = .unread, daysWithFiles: [Day]? = nil,
     refreshingPeriods: Bool = true
   ) throws(SystemError) -> WrittenDay {
     let day = facts.day
     let hasRecord: Bool
     switch recorded {
-    case .some(let previous): hasRecord = previous != nil
-    case .none: hasRecord = locked.record(of: day) != nil
+    case .read: hasRecord = true
+    case .absent: hasRecord = false
+    case .unread: hasRecord = locked.record(of: day) != nil
     }
     let wantsPeriods = refreshingPeriods && (pages.weekly || pages.monthly)
     // What the day's pages showed: with this machine's record already read, only the other machines' are read.
     let previous: DayFacts?
     if !wantsPeriods {
       previous = nil
-    } else if case .some(.some(let own)) = recorded {
+    } else if case .read(let own) = recorded {
       previous = locked.recordedFacts(of: day, own: own)
     } else {
       previous = locked.recordedFacts(of: day)

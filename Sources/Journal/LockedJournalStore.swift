@@ -231,7 +231,7 @@ public struct LockedJournalStore: Sendable {
 
   /// Replaces the record of `facts.day`.
   func writeRecord(
-    _ facts: DayFacts, durability: JournalStore.Durability, recorded: DayFacts??
+    _ facts: DayFacts, durability: JournalStore.Durability, recorded: KnownRecord
   ) throws(SystemError) {
     let durable = durability == .immediate
     if try store.records.write(facts, durable: durable, recorded: recorded, folderSyncs: folderSyncs), !durable {

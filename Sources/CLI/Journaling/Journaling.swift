@@ -422,7 +422,7 @@ struct Journaling: Sendable {
     do {
       own = try write(
         facts, readPaths: readPaths, in: run.locked, durability: run.durability, daysWithFiles: run.daysWithFiles,
-        refreshingPeriods: false, recorded: .some(recorded), into: &part)
+        refreshingPeriods: false, recorded: KnownRecord(recorded), into: &part)
     } catch {
       return .failed(error)
     }
@@ -577,18 +577,23 @@ struct Journaling: Sendable {
 
   /// Writes one day from facts read now and the day's record, with the cached sentence for the result; returns the
   /// facts this machine's record now holds (those read, with what the record kept of repositories not read now).
-  /// `recorded`: the day's record as the caller read it under this lock (`.some(nil)`: none), else read here.
+  /// `recorded`: the day's record as the caller read it under this lock, else read here.
   @discardableResult
   private func write(
     _ read: DayFacts, readPaths: Set<String>, in locked: LockedJournalStore, durability: JournalStore.Durability,
-    daysWithFiles: [Day]? = nil, refreshingPeriods: Bool = true, recorded known: DayFacts?? = nil,
+    daysWithFiles: [Day]? = nil, refreshingPeriods: Bool = true, recorded known: KnownRecord = .unread,
     into report: inout Report
   ) throws(SystemError) -> DayFacts {
-    let recorded = known ?? locked.record(of: read.day)
+    let recorded: DayFacts?
+    switch known {
+    case .unread: recorded = locked.record(of: read.day)
+    case .absent: recorded = nil
+    case .read(let facts): recorded = facts
+    }
     let (facts, carried) = read.keeping(recorded, readPaths: readPaths)
     let written = try writer.write(
       facts, sentence: { sentence(for: $0, sharing: true) }, periodSentence: { sentence(for: $0, sharing: true) },
-      in: locked, durability: durability, recorded: .some(recorded), daysWithFiles: daysWithFiles,
+      in: locked, durability: durability, recorded: KnownRecord(recorded), daysWithFiles: daysWithFiles,
       refreshingPeriods: refreshingPeriods)
     if written.outcome != .nothingToWrite { report.written.append(written) }
     if !carried.isEmpty { report.carried[read.day] = carried }

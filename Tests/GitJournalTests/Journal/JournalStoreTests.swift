@@ -111,14 +111,14 @@ import Testing
     let facts = JournalFixtures.facts(subjects: ["One"])
     #expect(!store.batchedWrites.isAny)
     // A durable write is synced by itself.
-    try await store.locked { locked in try locked.writeRecord(facts, durability: .immediate, recorded: nil) }
+    try await store.locked { locked in try locked.writeRecord(facts, durability: .immediate, recorded: .unread) }
     #expect(!store.batchedWrites.isAny)
     // The same facts again, batched: the record says them already, nothing is written.
-    try await store.locked { locked in try locked.writeRecord(facts, durability: .batched, recorded: nil) }
+    try await store.locked { locked in try locked.writeRecord(facts, durability: .batched, recorded: .unread) }
     #expect(!store.batchedWrites.isAny)
     // New facts, batched: left for the batch's sync; a second store over the folder starts with nothing to sync.
     let more = JournalFixtures.facts(subjects: ["One", "Two"])
-    try await store.locked { locked in try locked.writeRecord(more, durability: .batched, recorded: nil) }
+    try await store.locked { locked in try locked.writeRecord(more, durability: .batched, recorded: .unread) }
     #expect(store.batchedWrites.isAny)
     let next = JournalStore(directory: scratch.path("journal"), lockPath: scratch.path("state/journal.lock"))
     #expect(!next.batchedWrites.isAny)

@@ -87,7 +87,7 @@ import Testing
     let journaling = try journaling
     let facts = await journaling.current(Self.eleventh, policy: .rebuild()).facts
     try await journaling.store.locked { locked in
-      try locked.writeRecord(facts, durability: .immediate, recorded: nil)
+      try locked.writeRecord(facts, durability: .immediate, recorded: .unread)
     }
     #expect(sandbox.journalFile("2026-02-11")?.contains("Later that day") == false)
     #expect(try await rebuild() == 2, "the week's and the month's pages were left with the old record")
@@ -102,7 +102,7 @@ import Testing
     let journaling = try journaling
     let mine = try #require(journaling.store.record(of: Self.eleventh))
     try await journaling.store.locked { locked in
-      try locked.writeRecord(Self.renamingTheCommit(of: mine), durability: .immediate, recorded: nil)
+      try locked.writeRecord(Self.renamingTheCommit(of: mine), durability: .immediate, recorded: .unread)
     }
     let report = try await rebuildReport()
     #expect(report.pagesLeftAlone == 2, "the day's, week's and month's pages were left from the old record")
