@@ -21,7 +21,7 @@ struct McpCommand: Command {
       never its subjects, branch names, ids or path. Register it with your assistant, for example:
         claude mcp add gitjournal -- gitjournal mcp
       """,
-    examples: ["claude mcp add gitjournal -- gitjournal mcp"])
+    examples: ["gitjournal mcp", "claude mcp add gitjournal -- gitjournal mcp"])
 
   init(_ arguments: ParsedArguments) throws(UsageError) {
     guard arguments.positionals.isEmpty else {

@@ -14,11 +14,11 @@ struct JSONRPCError: Error, Equatable, Sendable {
   static func parseError(_ message: String) -> JSONRPCError { JSONRPCError(code: -32700, message: message) }
   static func invalidRequest(_ message: String) -> JSONRPCError { JSONRPCError(code: -32600, message: message) }
 
-  static func methodNotFound(_ method: String) -> JSONRPCError {
-    JSONRPCError(
-      code: -32601, message: "'\(method)' is not a method gitjournal's MCP server knows",
-      data: .object(["method": .string(method)]))
-  }
+  /// The method is not repeated, as no text the client sent is: see `ToolArguments.day`.
+  static let methodNotFound = JSONRPCError(
+    code: -32601,
+    message: "not a method gitjournal's MCP server knows: it has initialize, ping, tools/list, tools/call, "
+      + "resources/list, resources/templates/list and resources/read")
 
   /// Bad parameters: `parameter` is named in the message and in `data`.
   static func invalidParameter(_ parameter: String, _ problem: String) -> JSONRPCError {
@@ -30,11 +30,8 @@ struct JSONRPCError: Error, Equatable, Sendable {
   static func internalError(_ message: String) -> JSONRPCError { JSONRPCError(code: -32603, message: message) }
 
   /// MCP's code for a resource that does not exist.
-  static func resourceNotFound(_ uri: String) -> JSONRPCError {
-    JSONRPCError(
-      code: -32002, message: "no journal page at \(uri): 'resources/list' lists those there are",
-      data: .object(["uri": .string(uri)]))
-  }
+  static let resourceNotFound = JSONRPCError(
+    code: -32002, message: "no such page in the journal: 'resources/list' lists those there are")
 
   var json: JSONValue {
     var members: [String: JSONValue] = ["code": .integer(code), "message": .string(message)]

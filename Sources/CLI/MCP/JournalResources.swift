@@ -87,7 +87,7 @@ struct JournalResources: Sendable {
     var offset = 0
     if let cursor {
       guard cursor.hasPrefix("p"), let number = Int(cursor.dropFirst()), number >= 0 else {
-        throw .invalidParameter("cursor", "'\(cursor)' is not a cursor a 'resources/list' answer gave")
+        throw .invalidParameter("cursor", "not a cursor a 'resources/list' answer gave")
       }
       offset = number
     }
@@ -127,14 +127,14 @@ struct JournalResources: Sendable {
     let parts = uri.hasPrefix(Self.scheme) ? uri.dropFirst(Self.scheme.count).split(separator: "/") : []
     guard parts.count == 2, let page = Page(kind: String(parts[0]), name: String(parts[1])) else {
       throw .invalidParameter(
-        "uri", "'\(uri)' is not a journal page: use gitjournal://day/YYYY-MM-DD, gitjournal://week/YYYY-Www or "
+        "uri", "not a journal page: use gitjournal://day/YYYY-MM-DD, gitjournal://week/YYYY-Www or "
           + "gitjournal://month/YYYY-MM")
     }
     let configuration = try loadConfiguration()
     let journaling = Journaling(configuration: configuration, environment: environment)
     let path = journaling.store.path(ofPage: page.name)
     var info = stat()
-    guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { throw .resourceNotFound(uri) }
+    guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { throw .resourceNotFound }
     guard Int(info.st_size) <= Self.largestPage else {
       throw .internalError("the page \(page.name) is larger than \(Self.largestPage >> 20) MB: no journal page is")
     }
@@ -144,7 +144,7 @@ struct JournalResources: Sendable {
     } catch {
       throw .internalError("the page \(page.name) could not be read: \(error)")
     }
-    guard let file = read else { throw .resourceNotFound(uri) }
+    guard let file = read else { throw .resourceNotFound }
     let redaction = PrivateRedaction(repositories: configuration.repositories)
     let days = days(of: page, weekStart: configuration.weekStart).compactMap { journaling.store.recordedFacts(of: $0) }
     var text = MarkdownText.neutralisingBidiControls(file)

@@ -154,7 +154,7 @@ struct JournalTools: Sendable {
       try Self.check(first, last)
       return try await tool.search(text, from: first, through: last)
     default:
-      throw .invalidParameter("name", "'\(name)' is not a tool of gitjournal; they are \(Self.names.joined(separator: ", "))")
+      throw .invalidParameter("name", "not a tool of gitjournal; they are \(Self.names.joined(separator: ", "))")
     }
   }
 

@@ -96,7 +96,7 @@ struct MCPServer {
     if method == "ping" { return .object([:]) }
     if method == "initialize" { return try initialize(params) }
     guard let version else {
-      throw .invalidRequest("'\(method)' came before 'initialize': start with the initialize handshake")
+      throw .invalidRequest("a request came before 'initialize': start with the initialize handshake")
     }
     let structured = version >= "2025-06-18"
     switch method {
@@ -125,7 +125,7 @@ struct MCPServer {
       }
       return try JournalResources(environment: environment).read(uri: uri)
     default:
-      throw .methodNotFound(method)
+      throw .methodNotFound
     }
   }
 

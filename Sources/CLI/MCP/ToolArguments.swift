@@ -39,11 +39,11 @@ struct ToolArguments {
   /// A day as `show` takes it: YYYY-MM-DD, today, yesterday or -N.
   func day(_ name: String, today: Day) throws(JSONRPCError) -> Day? {
     guard let text = try string(name) else { return nil }
-    do {
-      return try DayArgument.parse(text, today: today, spec: ShowCommand.spec)
-    } catch {
-      throw .invalidParameter(name, error.message)
+    // The text is not repeated: an answer holds nothing the server was not sure of, whatever the client sent.
+    guard let day = try? DayArgument.parse(text, today: today, spec: ShowCommand.spec) else {
+      throw .invalidParameter(name, "not a day: use YYYY-MM-DD, today, yesterday or -N (N days ago)")
     }
+    return day
   }
 
   static func kind(of value: JSONValue) -> String {

@@ -84,7 +84,8 @@ struct ToolCall: Sendable {
     }
     found.sort { ($0.commit.authoredAt, $0.commit.id) > ($1.commit.authoredAt, $1.commit.id) }
     let shown = found.prefix(JournalTools.mostFound)
-    var lines = ["# Commits whose subject contains \u{201C}\(MarkdownText.inline(text))\u{201D}, \(first) to \(last)", ""]
+    // The text is not repeated (see `ToolArguments.day`): were it a private subject, its scrubbing would tell.
+    var lines = ["# Commits whose subject contains the text, \(first) to \(last)", ""]
     if found.isEmpty { lines.append("None.") }
     var commits: [JSONValue] = []
     for (day, project, commit) in shown {
@@ -108,7 +109,7 @@ struct ToolCall: Sendable {
     }
     lines += ["", "Private projects are not searched."]
     let report: JSONValue = .object([
-      "text": .string(text), "since": .string(first.description), "until": .string(last.description),
+      "since": .string(first.description), "until": .string(last.description),
       "matchCount": .integer(found.count), "truncated": .bool(found.count > shown.count),
       "commits": .array(commits),
     ])

@@ -81,12 +81,12 @@ enum ToolSchemas {
   /// Commits found by their subject, newest first: each as `show --json` gives a commit, with its day and project.
   static let search = object(
     [
-      "text": type("string"), "since": type("string"), "until": type("string"),
+      "since": type("string"), "until": type("string"),
       "matchCount": type("integer", "How many commits matched, the ones left out past the limit included."),
       "truncated": type("boolean"),
       "commits": array(
         of: object(
           ["date": type("string"), "project": type("string")].merging(commit.object!["properties"]!.object!) { $1 },
           required: ["date", "project", "id", "authoredAt", "subject", "branch"])),
-    ], required: ["text", "since", "until", "matchCount", "truncated", "commits"])
+    ], required: ["since", "until", "matchCount", "truncated", "commits"])
 }
