@@ -51,7 +51,8 @@ struct JournalResources: Sendable {
     init?(fileName: String) {
       guard fileName.hasSuffix(".md") else { return nil }
       let name = String(fileName.dropLast(3))
-      guard let page = Self(kind: "day", name: name) ?? Self(kind: "week", name: name) ?? Self(kind: "month", name: name)
+      guard
+        let page = Self(kind: "day", name: name) ?? Self(kind: "week", name: name) ?? Self(kind: "month", name: name)
       else { return nil }
       self = page
     }
@@ -127,7 +128,8 @@ struct JournalResources: Sendable {
     let parts = uri.hasPrefix(Self.scheme) ? uri.dropFirst(Self.scheme.count).split(separator: "/") : []
     guard parts.count == 2, let page = Page(kind: String(parts[0]), name: String(parts[1])) else {
       throw .invalidParameter(
-        "uri", "not a journal page: use gitjournal://day/YYYY-MM-DD, gitjournal://week/YYYY-Www or "
+        "uri",
+        "not a journal page: use gitjournal://day/YYYY-MM-DD, gitjournal://week/YYYY-Www or "
           + "gitjournal://month/YYYY-MM")
     }
     let configuration = try loadConfiguration()

@@ -152,7 +152,8 @@ struct MCPServer {
     switch params["cursor"] {
     case nil, .null?: return nil
     case .string(let cursor)?: return cursor
-    case let value?: throw .invalidParameter("cursor", "a string a list answer gave, not \(ToolArguments.kind(of: value))")
+    case let value?:
+      throw .invalidParameter("cursor", "a string a list answer gave, not \(ToolArguments.kind(of: value))")
     }
   }
 

@@ -120,8 +120,10 @@ import Testing
     let today = utc.startOfDay(for: now)
     let earlier = today.addingTimeInterval(-3 * 86_400 + 9 * 3600)
     let formatter = ISO8601DateFormatter()
-    try repository.commit(file: "a.txt", content: "a\n", message: "Write the parser", date: formatter.string(from: earlier))
-    try repository.commit(file: "b.txt", content: "b\n", message: "Test the parser", date: formatter.string(from: today))
+    try repository.commit(
+      file: "a.txt", content: "a\n", message: "Write the parser", date: formatter.string(from: earlier))
+    try repository.commit(
+      file: "b.txt", content: "b\n", message: "Test the parser", date: formatter.string(from: today))
     try sandbox.register(repository)
     let session = try McpSession(sandbox)
     try session.initialize()

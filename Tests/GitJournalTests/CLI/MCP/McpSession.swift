@@ -51,7 +51,10 @@ final class McpSession {
   func initialize(version: String = "2025-06-18") throws {
     try request(
       "initialize",
-      ["protocolVersion": version, "capabilities": [:] as [String: Any], "clientInfo": ["name": "test", "version": "1"]]
+      [
+        "protocolVersion": version, "capabilities": [:] as [String: Any],
+        "clientInfo": ["name": "test", "version": "1"],
+      ]
     )
     notify("notifications/initialized")
   }
