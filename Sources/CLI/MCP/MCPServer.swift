@@ -65,7 +65,7 @@ struct MCPServer {
     case nil: id = nil
     case .string?, .integer?: id = members["id"]
     default:
-      send(error: .invalidRequest("'id' must be a string or a number"), id: .null)
+      send(error: .invalidRequest("'id' must be a string or an integer"), id: .null)
       return
     }
     guard members["jsonrpc"] == .string("2.0") else {
