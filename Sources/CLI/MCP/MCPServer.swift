@@ -55,7 +55,8 @@ struct MCPServer {
       return
     }
     guard case .object(let members) = message else {
-      let what = if case .array = message { "a batch; send one request a line" } else { "not a JSON-RPC object" }
+      var what = "not a JSON-RPC object"
+      if case .array = message { what = "a batch; send one request a line" }
       send(error: .invalidRequest("the message is \(what)"), id: .null)
       return
     }
