@@ -62,7 +62,7 @@ public struct PageLinks: Equatable, Sendable {
   }
 
   /// Whether `line` is a links line: the block's last line when it has one.
-  static func isLinksLine(_ line: some StringProtocol) -> Bool {
+  package static func isLinksLine(_ line: some StringProtocol) -> Bool {
     (line.hasPrefix("← [[") || line.hasPrefix("[[")) && PageLinks(line: line) != nil
   }
 }

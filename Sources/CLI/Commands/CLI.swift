@@ -13,7 +13,8 @@ public enum CLI {
     RegisteredCommand(RebuildCommand.self), RegisteredCommand(ShowCommand.self), RegisteredCommand(StandupCommand.self),
     RegisteredCommand(ReposCommand.self),
     RegisteredCommand(ConfigCommand.self),
-    RegisteredCommand(StatsCommand.self), RegisteredCommand(CompletionsCommand.self),
+    RegisteredCommand(StatsCommand.self), RegisteredCommand(McpCommand.self),
+    RegisteredCommand(CompletionsCommand.self),
     RegisteredCommand(DoctorCommand.self), RegisteredCommand(NarrateCommand.self), RegisteredCommand(HookCommand.self),
   ]
 

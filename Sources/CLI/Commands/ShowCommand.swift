@@ -121,23 +121,30 @@ struct ShowCommand: Command {
       let data = try encoder.encode(DayReport(facts: facts, narrative: narrative, calendar: calendar))
       context.standardOutput.line(MarkdownText.escapingBidiControlsInJSON(String(decoding: data, as: UTF8.self)))
     } else {
-      // The file when its block shows these facts; else what it would hold after the next refresh (with the
-      // user's text), printed, not written: the file changes only when you commit, rebuild or edit it. Another
-      // machine's records that arrived since the file was written make it stale too.
-      let page = JournalPage(facts: facts, narrative: narrative, calendar: calendar)
-      let isWhole = !allAuthors && host == nil
-      var text = JournalMerger.merge(page: page, into: isWhole ? file : nil, day: day)
-      // The links line is not a fact: a neighbour's new file changes it.
-      if isWhole, let file,
-        JournalMerger.blockBody(in: file).map({ JournalPage.body($0, links: nil) }) == page.blockBody
-      {
-        text = file
-      }
-      // A file written before bidirectional controls were neutralised, or the user's own notes, may hold them.
-      context.standardOutput.write(
-        JournalFileRenderer.render(MarkdownText.neutralisingBidiControls(text), style: style))
+      let text = Self.dayText(
+        facts: facts, narrative: narrative, file: file, isWhole: !allAuthors && host == nil, calendar: calendar)
+      context.standardOutput.write(JournalFileRenderer.render(text, style: style))
     }
     return skipped.isEmpty ? ExitStatus.success : ExitStatus.partial
+  }
+
+  /// The Markdown `show <day>` prints: the file when its block shows these facts; else what it would hold after the
+  /// next refresh (with the user's text), printed, not written: the file changes only when you commit, rebuild or
+  /// edit it. Another machine's records that arrived since the file was written make it stale too. `isWhole`: the
+  /// facts are the whole journal's (not `--all-authors` nor one `--host`'s), so the file's text belongs with them.
+  static func dayText(
+    facts: DayFacts, narrative: String?, file: String?, isWhole: Bool, calendar: JournalCalendar
+  ) -> String {
+    let page = JournalPage(facts: facts, narrative: narrative, calendar: calendar)
+    var text = JournalMerger.merge(page: page, into: isWhole ? file : nil, day: facts.day)
+    // The links line is not a fact: a neighbour's new file changes it.
+    if isWhole, let file,
+      JournalMerger.blockBody(in: file).map({ JournalPage.body($0, links: nil) }) == page.blockBody
+    {
+      text = file
+    }
+    // A file written before bidirectional controls were neutralised, or the user's own notes, may hold them.
+    return MarkdownText.neutralisingBidiControls(text)
   }
 
   /// Prints the days from `first` through `last`, read from the repositories at once.

@@ -12,7 +12,7 @@ import Testing
 /// To update after such a change: `.build/debug/gitjournal help <topic> > Tests/GitJournalTests/CLI/Golden/help-<topic>.txt`.
 @Suite struct HelpGoldenTests {
   static let topics = [
-    "overview", "install", "uninstall", "rebuild", "show", "standup", "repos", "stats", "completions", "doctor",
+    "overview", "install", "uninstall", "rebuild", "show", "standup", "repos", "stats", "mcp", "completions", "doctor",
     "narrate", "hook",
     "config", "format",
   ]
