@@ -112,6 +112,9 @@ public struct Day: Hashable, Comparable, Sendable, CustomStringConvertible, Coda
   /// Days from `self` to `other`.
   public func distance(to other: Day) -> Int { other.julianDayNumber - julianDayNumber }
 
+  /// Seconds since 1970 of the day's midnight in UTC (the Julian day number of 1970-01-01 is 2,440,588).
+  public var utcMidnight: Int64 { Int64(julianDayNumber - 2_440_588) * 86_400 }
+
   /// The day of the week.
   public var weekday: Weekday {
     // The Julian day number of a Monday is a multiple of 7.

@@ -2,6 +2,12 @@ import Facts
 import GitReader
 import Support
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The facts of one day as this machine last wrote them into the day file, kept as a small file beside the
 /// journal. The day file is written from these, so a repository that cannot be read today, or is no longer
 /// journaled, keeps its section as it was recorded; and a background narrator can tell whether the file still
@@ -84,14 +90,48 @@ enum DayRecord {
     return digest.hex
   }
 
-  /// The facts in the file at `path`, or nil when it holds no complete record of `day`.
+  /// The largest record read: a day of 100,000 commits. A record synced in from another machine is input from
+  /// outside; one larger than this is refused as a whole.
+  static let largestRecordBytes = 32 << 20
+  /// The largest line count, file count of one commit that a record may hold: counts summed over any month then
+  /// fit in `Int` whatever the records say.
+  static let largestCount: Int64 = 1 << 32
+  /// How far from its day's midnight (UTC) a commit of a record may be authored: a day in any time zone, with any
+  /// day start, lies within two days of it.
+  static let largestDistanceFromDay: Int64 = 3 * 86_400
+  /// The largest author offset git writes (`+9959`), in minutes.
+  static let largestOffsetMinutes: Int64 = 99 * 60 + 59
+
+  /// The facts in the file at `path`, or nil when it holds no complete record of `day`. The file is read without
+  /// following a symlink in its place, and only up to `largestRecordBytes`; a record refused for what it holds
+  /// is noted with the reason (`RefusedInputs`).
   static func read(_ path: String, day: Day) -> DayFacts? {
-    guard let contents = (try? AtomicFile.readContents(path)) ?? nil else { return nil }
-    return read(bytes: contents.bytes, day: day)
+    let contents: AtomicFile.Contents?
+    do {
+      contents = try AtomicFile.readOwnFile(path, largest: largestRecordBytes)
+    } catch {
+      if error.errorNumber != ENOENT && error.errorNumber != ENOTDIR {
+        RefusedInputs.note("refused the day record \(path): \(error)")
+      }
+      return nil
+    }
+    guard let contents else { return nil }
+    var problem: String?
+    let facts = read(bytes: contents.bytes, day: day, problem: &problem)
+    if let problem { RefusedInputs.note("refused the day record \(path): \(problem)") }
+    return facts
   }
 
   /// The facts in a record's bytes, or nil when they hold no complete record of `day`.
   static func read(bytes: [UInt8], day: Day) -> DayFacts? {
+    var problem: String?
+    return read(bytes: bytes, day: day, problem: &problem)
+  }
+
+  /// `read(bytes:day:)`, saying in `problem` why a record whose fields are out of range was refused (a record
+  /// cut short or of another format is no record, and says nothing).
+  static func read(bytes: [UInt8], day: Day, problem: inout String?) -> DayFacts? {
+    let midnight = day.utcMidnight
     var projects: [ProjectFacts] = []
     var project: (name: String, path: String, isPrivate: Bool)?
     var commits: [CommitRecord] = []
@@ -123,6 +163,16 @@ enum DayRecord {
           let filesChanged = Int(exactly: files),
           let inserted = Int(exactly: insertions), let deleted = Int(exactly: deletions)
         else {
+          isValid = false
+          break
+        }
+        guard [files, insertions, deletions].allSatisfy({ (0...largestCount).contains($0) }),
+          abs(offset) <= largestOffsetMinutes,
+          authoredAt >= midnight - largestDistanceFromDay, authoredAt <= midnight + largestDistanceFromDay
+        else {
+          problem =
+            "commit \(record.text(1)) has a count, a time or an offset out of range "
+            + "(files \(files), +\(insertions) -\(deletions), authored at \(authoredAt), offset \(offset) minutes)"
           isValid = false
           break
         }

@@ -67,7 +67,10 @@ public enum CLI {
         standardOutput.write(command.spec.helpText)
         return ExitStatus.success
       }
-      return try await command.execute(parsed, context)
+      let status = try await command.execute(parsed, context)
+      // Files from other machines that were refused while the command ran (the hook logs its own).
+      for line in RefusedInputs.take() { standardError.line("warning: \(line)") }
+      return status
     } catch {
       let status = report(error, context: context)
       // A hook that git runs must never fail the git command, whatever its arguments.

@@ -52,6 +52,8 @@ struct HookRunner {
         days: days, likelyMoved: committing)
       startNarratorIfNeeded(for: report, configuration: configuration)
       log.append(Self.carriedLines(report, hook: hook), now: environment.now())
+      // Files from other machines that were refused (a record out of range, say): one line each, in the log only.
+      log.append(RefusedInputs.take().map { "\(hook.rawValue): \($0)" }, now: environment.now())
       let problem = narrativeProblem.map { "\(hook.rawValue): \($0); no model request until it is fixed" }
       guard !report.skipped.isEmpty || problem != nil else { return nil }
       log.append(
