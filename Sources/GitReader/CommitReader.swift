@@ -17,6 +17,8 @@ struct CommitReader {
   var pathFilter: PathFilter?
   let statsCache: StatsCache
   let tipTimes: TipTimes
+  /// The commits whose history is newer than themselves, for a walk that would stop above it (see `LateCommits`).
+  var lateCommits = LateCommits(folder: nil)
   var windowCache = WindowCache(folder: nil)
   /// Where a long span's records are kept with the references they came from (see `HistoryCache`).
   var historyCache = HistoryCache(folder: nil)
@@ -150,8 +152,10 @@ struct CommitReader {
     // The walk stops by committer time, which is never earlier than the author time unless the author date was
     // set by hand into the future (GIT_AUTHOR_DATE=2100-...): a span that has not begun yet is walked whole.
     let stopBefore = start.flatMap { $0 > Int64(Date().timeIntervalSince1970) ? nil : $0 }
+    let (lateCommits, tipTimes, repository) = (self.lateCommits, self.tipTimes, self.repository)
     let walk = try HistoryWalk(
-      repository: repository, tips: tips, stopBefore: stopBefore, tipTimes: tipTimes, covered: covered)
+      repository: repository, tips: tips, stopBefore: stopBefore, tipTimes: tipTimes, covered: covered,
+      late: { lateCommits.latest(for: tips, in: repository, tipTimes: tipTimes) })
     tipTimes.save(keeping: tips)
     var isAnyKept = false
     // Commits to diff whose first parent the walk has not reached yet: by then both trees are known.
