@@ -31,12 +31,14 @@ struct Journaling: Sendable {
     self.configuration = configuration
     cacheDirectory = environment.cacheDirectory
     reader = FactsReader(sources: configuration.factsSources(cacheDirectory: environment.cacheDirectory))
-    writer = JournalWriter(
+    var writer = JournalWriter(
       store: JournalStore(
         directory: configuration.journalDirectory, lockPath: environment.stateDirectory + "/journal.lock",
         host: configuration.host,
         recordsFolder: configuration.shareFacts ? nil : environment.stateDirectory + "/records"),
       calendar: configuration.calendar, pages: configuration.pages)
+    writer.now = environment.now
+    self.writer = writer
     sentences =
       configuration.narrative.engine == .off
       ? nil : SentenceCache(cacheDirectory: environment.cacheDirectory, settings: configuration.narrative)
@@ -541,6 +543,8 @@ struct Journaling: Sendable {
     var inputs = PageStamps.Inputs(kind: "period")
     for (_, stamp) in sources { inputs.add(stamp) }
     inputs.add(sentence)
+    // A running period's page changes as its days begin.
+    if let begun = writer.begunThrough(period) { inputs.add("begun through \(begun)") }
     return (inputs, sources)
   }
 
