@@ -8,10 +8,11 @@ import Testing
 @testable import Narrative
 @testable import Support
 
-/// A line of history whose committer dates go backwards (an import, `git am`, `git rebase
-/// --committer-date-is-author-date`): the hook's files, `show` of a day, a range, a week and `rebuild` all name the
-/// same commits, also where the day's commit lies below commits committed days before it.
-@Suite struct BackwardDatesTests {
+/// The hook's files, `show` of a day, a range, a week and `rebuild` all name the same commits: on a line of history
+/// whose committer dates go backwards (an import, `git am`, `git rebase --committer-date-is-author-date`), where the
+/// day's commit lies below commits committed days before it, and for a commit made on a detached HEAD, which counts
+/// once a branch holds it.
+@Suite struct EveryViewAgreesTests {
   let world: HookWorld
   let repository: String
 
@@ -43,7 +44,7 @@ import Testing
       #expect(Set(shown.projects.flatMap(\.commits).map(\.id.hex)) == ids, "show \(reported.date)")
       let file = world.journal(reported.date) ?? ""
       for commit in commits { #expect(file.contains(commit.journalID), "file of \(reported.date): \(commit.subject)") }
-      #expect(HookWorld.count("`, +", in: file) == commits.count, "file of \(reported.date): \(file)")
+      #expect(HookWorld.count("(`", in: file) == commits.count, "file of \(reported.date): \(file)")
       let week = try range("--week", reported.date)
       #expect(week.days.first { $0.date == reported.date }?.commitCount == commits.count, "week of \(reported.date)")
     }
@@ -99,5 +100,25 @@ import Testing
       let text = try String(contentsOfFile: world.home + "/.cache/" + file, encoding: .utf8)
       #expect(text.split(separator: "\n").count == 1, "only the tips: \(text)")
     }
+  }
+
+  /// A commit on a detached HEAD is in no view while no branch reaches it, stays out when HEAD moves on, and is in
+  /// every view, on the day it was authored, once a branch holds it.
+  @Test func aDetachedCommitCountsOnceABranchHoldsIt() throws {
+    let first = try world.commit(in: repository, "Work on main")
+    try world.git(["switch", "-q", "--detach"], in: repository)
+    let detached = try world.commit(in: repository, "Detached work")
+    try expectAgreement([first.day: [first]], since: first.day)
+    try world.git(["switch", "-q", "-"], in: repository)
+    let second = try world.commit(in: repository, "More work on main")
+    try expectAgreement([first.day: [first, second]], since: first.day)
+    #expect(try world.gitjournal("rebuild", in: repository).status == 0)
+    try expectAgreement([first.day: [first, second]], since: first.day)
+
+    try world.git(["branch", "kept", detached.id], in: repository)
+    let third = try world.commit(in: repository, "Last work on main")
+    try expectAgreement([first.day: [first, detached, second, third]], since: first.day)
+    #expect(try world.gitjournal("rebuild", in: repository).status == 0)
+    try expectAgreement([first.day: [first, detached, second, third]], since: first.day)
   }
 }
