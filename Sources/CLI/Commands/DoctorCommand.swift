@@ -119,7 +119,9 @@ struct DoctorCommand: Command {
     }
 
     checkJournalFolder(configuration.journalDirectory, ok: ok, problem: problem)
-    let store = Journaling(configuration: configuration, environment: environment).store
+    let journaling = Journaling(configuration: configuration, environment: environment)
+    if let mismatch = await AuthorCheck.mismatch(configuration, journaling: journaling) { problem(mismatch) }
+    let store = journaling.store
     showMachines(store, configuration, ok: ok)
     showConflictCopies(store, ok: ok, warn: warn)
     if configProblems.contains(where: { $0.section == "narrative" }) {

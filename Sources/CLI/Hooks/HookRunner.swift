@@ -52,6 +52,12 @@ struct HookRunner {
         days: days, likelyMoved: committing)
       startNarratorIfNeeded(for: report, configuration: configuration)
       log.append(Self.carriedLines(report, hook: hook), now: environment.now())
+      if hook == .postCommit,
+        let mismatch = await authorMismatch(repository: repository, configuration: configuration)
+      {
+        log.append(["\(hook.rawValue): \(mismatch)"], now: environment.now())
+        return "gitjournal: journal.author matches none of the recent commits; see \(log.path)"
+      }
       let problem = narrativeProblem.map { "\(hook.rawValue): \($0); no model request until it is fixed" }
       guard !report.skipped.isEmpty || problem != nil else { return nil }
       log.append(
@@ -85,6 +91,17 @@ struct HookRunner {
       log.append(["\(hook.rawValue): \(error)"], now: environment.now())
       return "gitjournal: journal not updated; see \(log.path)"
     }
+  }
+
+  /// What `AuthorCheck` says when the commit just made is not one of the configured authors': looked for only then,
+  /// so a commit that counts costs one email compared.
+  nonisolated(nonsending) func authorMismatch(repository: Repository, configuration: Configuration) async -> String? {
+    guard !configuration.authors.isEmpty, let head = repository.headCommitID(),
+      let email = try? repository.authorEmail(of: head),
+      !configuration.authors.contains(where: { $0.lowercased() == email.lowercased() })
+    else { return nil }
+    return await AuthorCheck.mismatch(
+      configuration, journaling: Journaling(configuration: configuration, environment: environment))
   }
 
   /// One log line per project whose recorded commits were kept because its repository was not read now.

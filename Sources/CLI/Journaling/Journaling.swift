@@ -151,6 +151,15 @@ struct Journaling: Sendable {
     return (RangeFacts(first: first, last: last, days: facts), reading.skipped)
   }
 
+  /// Throws when `host` (`--host`) names no machine whose records are in the journal, nor this one.
+  func checkHost(_ host: String?) throws(UnknownHostError) {
+    guard let host, host != store.host else { return }
+    let known = store.hosts()
+    guard known.contains(host) else {
+      throw UnknownHostError(host: host, known: known, journalDirectory: configuration.journalDirectory)
+    }
+  }
+
   /// Refreshes a few days (the hook): the repositories are read and the files written while holding the
   /// journal lock, so two processes never write facts older than what the other saw. `likelyMoved`: see
   /// `ReadPolicy`.
