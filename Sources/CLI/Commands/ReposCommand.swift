@@ -129,6 +129,8 @@ struct ReposCommand: Command {
       }
       var problems = 0
       let width = (entries.map(\.name.count).max() ?? 0) + 2
+      let globalFolder = GlobalHookInstaller(environment: context.environment, executable: "", configPath: "")
+        .hooksFolder
       for entry in entries {
         let health = RepositoryHealth(path: entry.path)
         var status = health.summary
@@ -136,6 +138,12 @@ struct ReposCommand: Command {
           status = "retired \(RetirementTime.format(retiredAt)); its commits until then stay in the journal"
         } else if case .problem = health {
           problems += 1
+        } else if case .missing = DoctorCommand.hookState(
+          of: entry.path, home: context.environment.home, globalFolder: globalFolder)
+        {
+          // Readable, but its commits run no hook of gitjournal's (added without one, or the global hook removed):
+          // only a rebuild journals them.
+          status += ", no hook ('gitjournal install \(entry.path)')"
         }
         let padding = String(repeating: " ", count: width - entry.name.count)
         context.standardOutput.line(entry.name + padding + entry.path + "  " + status)
