@@ -33,7 +33,7 @@ struct CommitReader {
   static let parallelThreshold = 64
 
   /// Commits reachable from the local branches or HEAD whose author time lies in `start..<end` (seconds since
-  /// 1970), each once, rebased or cherry-picked copies folded into one, ordered by id. The walk stops soon after
+  /// 1970), each once, rebased or cherry-picked copies folded into one, in history order (see `inHistoryOrder`). The walk stops soon after
   /// it passes `start`, so the cost follows the span asked for, not the history.
   ///
   /// A short span starts from the window cache: unchanged tips give its records as they are, and tips that
@@ -206,7 +206,7 @@ struct CommitReader {
       firstParent: { trees[$0].map(\.firstParent) })
   }
 
-  /// The kept commits ordered by id, each new one with its line statistics (from the cache, from `pipelined`,
+  /// The kept commits in history order, each new one with its line statistics (from the cache, from `pipelined`,
   /// else computed).
   private func withStats(
     _ folded: FoldedCommits, pipelined: [ObjectID: DiffStats] = [:], packs: PackedObjects? = nil
@@ -239,7 +239,53 @@ struct CommitReader {
       statsCache.store(stats, for: id, authoredAt: commits[index].record.authoredAt)
     }
     statsCache.flush()
-    return commits
+    return Self.inHistoryOrder(commits, trees: folded.trees)
+  }
+
+  /// `commits` (ordered by id) by author time, and commits of the same second in history order: a parent before
+  /// the child that the walk met it through along first parents (`trees`), else by id. The journal lists a day's
+  /// commits in this order and keeps it (see `ProjectFacts`).
+  static func inHistoryOrder(
+    _ commits: [WalkedCommit], trees: [ObjectID: (tree: ObjectID, firstParent: ObjectID?)]
+  ) -> [WalkedCommit] {
+    var seconds: [Int64: Int] = [:]
+    for commit in commits { seconds[commit.record.authoredAt, default: 0] += 1 }
+    // Most days have no two commits in one second: then only the times order them.
+    guard seconds.values.contains(where: { $0 > 1 }) else {
+      return commits.enumerated().sorted {
+        ($0.element.record.authoredAt, $0.offset) < ($1.element.record.authoredAt, $1.offset)
+      }
+      .map(\.element)
+    }
+    let second = Dictionary(
+      commits.map { ($0.record.id, $0.record.authoredAt) }, uniquingKeysWith: { first, _ in first })
+    // How many first-parent steps lead from a commit down to the oldest of its second.
+    var depths: [ObjectID: Int] = [:]
+    func depth(of id: ObjectID) -> Int {
+      var chain: [ObjectID] = []
+      var current = id
+      // The depth below the chain: -1 when its last commit has no parent of the same second.
+      var below = -1
+      while chain.count <= commits.count {
+        if let known = depths[current] {
+          below = known
+          break
+        }
+        chain.append(current)
+        guard let parent = trees[current]?.firstParent, second[parent] == second[id] else { break }
+        current = parent
+      }
+      for member in chain.reversed() {
+        below += 1
+        depths[member] = below
+      }
+      return depths[id] ?? 0
+    }
+    let keys = commits.enumerated().map { index, commit in
+      let time = commit.record.authoredAt
+      return (time: time, depth: seconds[time, default: 0] > 1 ? depth(of: commit.record.id) : 0, index: index)
+    }
+    return keys.sorted { ($0.time, $0.depth, $0.index) < ($1.time, $1.depth, $1.index) }.map { commits[$0.index] }
   }
 
   /// Line statistics of `targets`, in order: on this thread for a few, spread over `workers` threads for many.

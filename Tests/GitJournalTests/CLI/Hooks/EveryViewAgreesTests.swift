@@ -121,4 +121,29 @@ import Testing
     #expect(try world.gitjournal("rebuild", in: repository).status == 0)
     try expectAgreement([first.day: [first, detached, second, third]], since: first.day)
   }
+
+  /// Commits made in one second are listed in history order, a parent before its child, in the file, `show` and a
+  /// rebuild, whatever their ids.
+  @Test func commitsOfOneSecondAreInHistoryOrder() throws {
+    let date = HookWorld.gitDate(HookWorld.pastDate(daysAgo: 0, hour: 0, minute: 30))
+    var commits: [HookCommit] = []
+    // Until their ids are out of history order (at most a few commits more).
+    while commits.count < 3 || commits.map(\.id) == commits.map(\.id).sorted(), commits.count < 12 {
+      commits.append(
+        try world.commit(in: repository, "Step \(commits.count + 1)", authorDate: date, committerDate: date))
+    }
+    try #require(commits.map(\.id) != commits.map(\.id).sorted())
+    let day = commits[0].day
+    func fileOrder() -> [String] {
+      let lines = (world.journal(day) ?? "").split(separator: "\n")
+      return lines.compactMap { line in commits.first { line.contains($0.journalID) }?.id }
+    }
+    #expect(fileOrder() == commits.map(\.id))
+    #expect(try self.day(day).projects.flatMap(\.commits).map(\.id.hex) == commits.map(\.id))
+    #expect(try range("--since", day).days.last?.projects.flatMap(\.commits).map(\.id.hex) == commits.map(\.id))
+    try? FileManager.default.removeItem(atPath: world.home + "/.cache")
+    #expect(try world.gitjournal("rebuild", day, in: repository).status == 0)
+    #expect(fileOrder() == commits.map(\.id))
+    #expect(try self.day(day).projects.flatMap(\.commits).map(\.id.hex) == commits.map(\.id))
+  }
 }
