@@ -25,12 +25,29 @@ public enum CLI {
   /// `nonisolated(nonsending)`, as the hook's whole path down to `FactsReader.read`: it runs on its caller's
   /// executor, the executable's main thread, instead of hopping to Swift's global pool, whose first job starts its
   /// threads (four, a few milliseconds of every commit where a thread's start is slow; see BENCHMARKS.md).
+  ///
+  /// A write to standard output that failed (`gitjournal show > /dev/full`) makes the command fail: its output is
+  /// incomplete.
+  /// `standardInput`: where a question (`repos remove --forget`) reads its answer, when it is a terminal.
   public nonisolated(nonsending) static func main(
     arguments: [String], environment: Environment, standardOutput: TextOutput = .standardOutput,
-    standardError: TextOutput = .standardError
+    standardError: TextOutput = .standardError, standardInput: Int32 = 0
+  ) async -> Int32 {
+    let status = await run(
+      arguments: arguments, environment: environment, standardOutput: standardOutput, standardError: standardError,
+      standardInput: standardInput)
+    guard let failure = standardOutput.failure, arguments.first != HookCommand.spec.name else { return status }
+    standardError.line("error: cannot write to standard output: \(failure)")
+    return status == ExitStatus.usage ? status : ExitStatus.failure
+  }
+
+  private nonisolated(nonsending) static func run(
+    arguments: [String], environment: Environment, standardOutput: TextOutput, standardError: TextOutput,
+    standardInput: Int32
   ) async -> Int32 {
     let context = CommandContext(
-      environment: environment, standardOutput: standardOutput, standardError: standardError)
+      environment: environment, standardOutput: standardOutput, standardError: standardError,
+      standardInput: standardInput)
     guard let first = arguments.first else {
       standardOutput.write(overviewText)
       return ExitStatus.success
