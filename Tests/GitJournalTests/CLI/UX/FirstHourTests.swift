@@ -206,7 +206,8 @@ import Testing
     defer { close(full) }
     let error = TextOutput()
     let status = await CLI.main(
-      arguments: ["show", "2026-03-10"], environment: sandbox.environment(), standardOutput: TextOutput(descriptor: full),
+      arguments: ["show", "2026-03-10"], environment: sandbox.environment(),
+      standardOutput: TextOutput(descriptor: full),
       standardError: error)
     #expect(status == ExitStatus.failure)
     #expect(error.text.contains("error: cannot write to standard output: No space left on device"), "\(error.text)")
