@@ -118,9 +118,14 @@ struct CommitReader {
     }
     var folded = FoldedCommits()
     var isComplete = false
+    // Where each cached commit was in the window's history order, which the walk below does not see again.
+    var earlier: [ObjectID: Int] = [:]
     if let key, let cached = windowCache.window(for: key) {
       if Set(cached.tips) == Set(tips) { return cached.commits }
-      for commit in cached.commits { folded.add(commit, isNew: false) }
+      for (position, commit) in cached.commits.enumerated() {
+        folded.add(commit, isNew: false)
+        earlier[commit.record.id] = position
+      }
       isComplete = try walk(
         from: tips, branches: branches, covered: Set(cached.tips), authoredFrom: start, to: end, into: &folded)
     }
@@ -132,10 +137,12 @@ struct CommitReader {
     defer { pipeline?.abandon() }
     if !isComplete {
       folded = FoldedCommits()
+      earlier = [:]
       try walk(
         from: tips, branches: branches, covered: [], authoredFrom: start, to: end, into: &folded, pipeline: pipeline)
     }
-    let commits = try withStats(folded, pipelined: pipeline?.finish() ?? [:], packs: pipeline?.packs)
+    let commits = try withStats(
+      folded, pipelined: pipeline?.finish() ?? [:], packs: pipeline?.packs, earlier: earlier)
     if let key { windowCache.store(WindowCache.Window(tips: tips, commits: commits), for: key) }
     return commits
   }
@@ -209,7 +216,8 @@ struct CommitReader {
   /// The kept commits in history order, each new one with its line statistics (from the cache, from `pipelined`,
   /// else computed).
   private func withStats(
-    _ folded: FoldedCommits, pipelined: [ObjectID: DiffStats] = [:], packs: PackedObjects? = nil
+    _ folded: FoldedCommits, pipelined: [ObjectID: DiffStats] = [:], packs: PackedObjects? = nil,
+    earlier: [ObjectID: Int] = [:]
   ) throws(GitError) -> [WalkedCommit] {
     var commits = folded.kept.values.map(\.commit).sorted { $0.record.id < $1.record.id }
     var toDiff: [(index: Int, id: ObjectID)] = []
@@ -239,14 +247,16 @@ struct CommitReader {
       statsCache.store(stats, for: id, authoredAt: commits[index].record.authoredAt)
     }
     statsCache.flush()
-    return Self.inHistoryOrder(commits, trees: folded.trees)
+    return Self.inHistoryOrder(commits, trees: folded.trees, earlier: earlier)
   }
 
   /// `commits` (ordered by id) by author time, and commits of the same second in history order: a parent before
-  /// the child that the walk met it through along first parents (`trees`), else by id. The journal lists a day's
-  /// commits in this order and keeps it (see `ProjectFacts`).
+  /// the child that the walk met it through along first parents (`trees`); commits the walk did not read (from the
+  /// window cache) in the order they had there (`earlier`), else by id. The journal lists a day's commits in this
+  /// order and keeps it (see `ProjectFacts`).
   static func inHistoryOrder(
-    _ commits: [WalkedCommit], trees: [ObjectID: (tree: ObjectID, firstParent: ObjectID?)]
+    _ commits: [WalkedCommit], trees: [ObjectID: (tree: ObjectID, firstParent: ObjectID?)],
+    earlier: [ObjectID: Int] = [:]
   ) -> [WalkedCommit] {
     var seconds: [Int64: Int] = [:]
     for commit in commits { seconds[commit.record.authoredAt, default: 0] += 1 }
@@ -283,9 +293,14 @@ struct CommitReader {
     }
     let keys = commits.enumerated().map { index, commit in
       let time = commit.record.authoredAt
-      return (time: time, depth: seconds[time, default: 0] > 1 ? depth(of: commit.record.id) : 0, index: index)
+      let isShared = seconds[time, default: 0] > 1
+      return (
+        time: time, depth: isShared ? depth(of: commit.record.id) : 0,
+        position: isShared ? earlier[commit.record.id] ?? Int.max : 0, index: index
+      )
     }
-    return keys.sorted { ($0.time, $0.depth, $0.index) < ($1.time, $1.depth, $1.index) }.map { commits[$0.index] }
+    return keys.sorted { ($0.time, $0.depth, $0.position, $0.index) < ($1.time, $1.depth, $1.position, $1.index) }
+      .map { commits[$0.index] }
   }
 
   /// Line statistics of `targets`, in order: on this thread for a few, spread over `workers` threads for many.
