@@ -118,14 +118,9 @@ struct CommitReader {
     }
     var folded = FoldedCommits()
     var isComplete = false
-    // Where each cached commit was in the window's history order, which the walk below does not see again.
-    var earlier: [ObjectID: Int] = [:]
     if let key, let cached = windowCache.window(for: key) {
       if Set(cached.tips) == Set(tips) { return cached.commits }
-      for (position, commit) in cached.commits.enumerated() {
-        folded.add(commit, isNew: false)
-        earlier[commit.record.id] = position
-      }
+      for commit in cached.commits { folded.add(commit, isNew: false) }
       isComplete = try walk(
         from: tips, branches: branches, covered: Set(cached.tips), authoredFrom: start, to: end, into: &folded)
     }
@@ -137,12 +132,10 @@ struct CommitReader {
     defer { pipeline?.abandon() }
     if !isComplete {
       folded = FoldedCommits()
-      earlier = [:]
       try walk(
         from: tips, branches: branches, covered: [], authoredFrom: start, to: end, into: &folded, pipeline: pipeline)
     }
-    let commits = try withStats(
-      folded, pipelined: pipeline?.finish() ?? [:], packs: pipeline?.packs, earlier: earlier)
+    let commits = try withStats(folded, pipelined: pipeline?.finish() ?? [:], packs: pipeline?.packs)
     if let key { windowCache.store(WindowCache.Window(tips: tips, commits: commits), for: key) }
     return commits
   }
@@ -216,8 +209,7 @@ struct CommitReader {
   /// The kept commits in history order, each new one with its line statistics (from the cache, from `pipelined`,
   /// else computed).
   private func withStats(
-    _ folded: FoldedCommits, pipelined: [ObjectID: DiffStats] = [:], packs: PackedObjects? = nil,
-    earlier: [ObjectID: Int] = [:]
+    _ folded: FoldedCommits, pipelined: [ObjectID: DiffStats] = [:], packs: PackedObjects? = nil
   ) throws(GitError) -> [WalkedCommit] {
     var commits = folded.kept.values.map(\.commit).sorted { $0.record.id < $1.record.id }
     var toDiff: [(index: Int, id: ObjectID)] = []
@@ -247,17 +239,17 @@ struct CommitReader {
       statsCache.store(stats, for: id, authoredAt: commits[index].record.authoredAt)
     }
     statsCache.flush()
-    return Self.inHistoryOrder(commits, trees: folded.trees, earlier: earlier)
+    let trees = folded.trees
+    let repository = repository
+    // A commit the walk did not read (one kept from the window cache) is read for its first parent.
+    return Self.inHistoryOrder(commits) { trees[$0].map(\.firstParent) ?? (try? repository.commit($0))?.parentID(0) }
   }
 
-  /// `commits` (ordered by id) by author time, and commits of the same second in history order: a parent before
-  /// the child that the walk met it through along first parents (`trees`); commits the walk did not read (from the
-  /// window cache) in the order they had there (`earlier`), else by id. The journal lists a day's commits in this
-  /// order and keeps it (see `ProjectFacts`).
-  static func inHistoryOrder(
-    _ commits: [WalkedCommit], trees: [ObjectID: (tree: ObjectID, firstParent: ObjectID?)],
-    earlier: [ObjectID: Int] = [:]
-  ) -> [WalkedCommit] {
+  /// `commits` (ordered by id) by author time, and commits of the same second in history order: by how many
+  /// first-parent steps lead from each down through others of its second (a parent before its child), then by id.
+  /// Only the commits and their graph decide it, however they were read. The journal lists a day's commits in
+  /// this order and keeps it (see `ProjectFacts`).
+  static func inHistoryOrder(_ commits: [WalkedCommit], firstParent: (ObjectID) -> ObjectID?) -> [WalkedCommit] {
     var seconds: [Int64: Int] = [:]
     for commit in commits { seconds[commit.record.authoredAt, default: 0] += 1 }
     // Most days have no two commits in one second: then only the times order them.
@@ -282,7 +274,7 @@ struct CommitReader {
           break
         }
         chain.append(current)
-        guard let parent = trees[current]?.firstParent, second[parent] == second[id] else { break }
+        guard let parent = firstParent(current), second[parent] == second[id] else { break }
         current = parent
       }
       for member in chain.reversed() {
@@ -293,14 +285,9 @@ struct CommitReader {
     }
     let keys = commits.enumerated().map { index, commit in
       let time = commit.record.authoredAt
-      let isShared = seconds[time, default: 0] > 1
-      return (
-        time: time, depth: isShared ? depth(of: commit.record.id) : 0,
-        position: isShared ? earlier[commit.record.id] ?? Int.max : 0, index: index
-      )
+      return (time: time, depth: seconds[time, default: 0] > 1 ? depth(of: commit.record.id) : 0, index: index)
     }
-    return keys.sorted { ($0.time, $0.depth, $0.position, $0.index) < ($1.time, $1.depth, $1.position, $1.index) }
-      .map { commits[$0.index] }
+    return keys.sorted { ($0.time, $0.depth, $0.index) < ($1.time, $1.depth, $1.index) }.map { commits[$0.index] }
   }
 
   /// Line statistics of `targets`, in order: on this thread for a few, spread over `workers` threads for many.
