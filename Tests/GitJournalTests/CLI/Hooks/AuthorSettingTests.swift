@@ -62,6 +62,24 @@ import Testing
     #expect(!fixed.standardOutput.contains("✗ journal.author"), "\(fixed.hookTestSummary)")
   }
 
+  /// A second identity used in one repository is no mismatch while the configured author's commits are there: the
+  /// hook says nothing, and keeps that it found them today, so its next commits read nothing more.
+  @Test func aSecondIdentityIsNoMismatch() throws {
+    try world.configure("journal.author", HookWorld.email)
+    let counted = try world.commit(in: repository, "Counted work")
+    let work = try world.makeInstalledRepository("code/work")
+    try world.git(["config", "user.email", "grace@work.example"], in: work)
+    let other = try world.commit(in: work, "Work identity")
+    #expect(world.journal(other.day)?.contains(other.journalID) != true)
+    #expect(world.journal(counted.day)?.contains(counted.journalID) == true)
+    #expect(!other.standardError.contains("journal.author"), "\(other.standardError)")
+    #expect(world.hookLogLines().isEmpty, "\(world.hookLogLines())")
+    let kept = try String(contentsOfFile: world.home + "/.local/state/gitjournal/author-check", encoding: .utf8)
+    #expect(kept == "\(other.day)\t\(HookWorld.email)\n")
+    try world.commit(in: work, "Work identity again")
+    #expect(world.hookLogLines().isEmpty, "\(world.hookLogLines())")
+  }
+
   @Test func anUnknownHostIsAnErrorThatListsTheKnownOnes() throws {
     let commit = try world.commit(in: repository, "Some work")
     let own = HostName.current
