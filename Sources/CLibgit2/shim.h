@@ -13,6 +13,12 @@ static inline int gitjournal_disable_strict_hash_verification(void) {
   return git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
 }
 
+/// Where libgit2 looks for the config files of one level (`GIT_CONFIG_LEVEL_GLOBAL`, `_XDG`, `_SYSTEM`): the test
+/// suite points them at an empty folder, so no user's `~/.gitconfig` changes what it reads.
+static inline int gitjournal_set_config_search_path(int level, const char *path) {
+  return git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, level, path);
+}
+
 /// Caps libgit2's memory for long history scans: no cache of parsed objects (256 MiB by default), the size of one
 /// mapped window of a pack file (1 GiB by default on 64-bit, which maps a whole pack at once) and the windows it
 /// keeps mapped (8 GiB by default).

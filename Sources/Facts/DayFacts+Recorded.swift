@@ -38,16 +38,19 @@ extension DayFacts {
     let named = projects.map { project -> ProjectFacts in
       let same = recorded.projects.first { $0.path == project.path }?.commits ?? []
       guard !same.isEmpty || !elsewhere.isEmpty else { return project }
-      // Both lists are ordered by author time and id: one pass over each, no table, and no copy of a commit
-      // unless its name changes.
+      // Both lists are ordered by author time: one pass over each, no table, and no copy of a commit unless its
+      // name changes. Commits of one second are looked for among the recorded ones of that second.
       let read = project.commits
       var commits: [CommitRecord]?
       var next = 0
       for index in read.indices {
         let (time, id) = (read[index].authoredAt, read[index].id)
-        while next < same.count, (same[next].authoredAt, same[next].id) < (time, id) { next += 1 }
+        while next < same.count, same[next].authoredAt < time { next += 1 }
+        var match = next
+        while match < same.count, same[match].authoredAt == time, same[match].id != id { match += 1 }
         let branch =
-          next < same.count && same[next].id == id ? same[next].branch : (elsewhere.isEmpty ? nil : elsewhere[id])
+          match < same.count && same[match].id == id
+          ? same[match].branch : (elsewhere.isEmpty ? nil : elsewhere[id])
         if let branch, branch != read[index].branch {
           if commits == nil { commits = read }
           commits?[index].branch = branch

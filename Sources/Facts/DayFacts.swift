@@ -38,14 +38,24 @@ public struct ProjectFacts: Sendable, Equatable {
   public let path: String
   /// A private project gives the model its counts, never its subjects.
   public let isPrivate: Bool
-  /// Oldest first.
+  /// Oldest first; those of one second in the order given: history order, as the reader gives them and the day
+  /// record keeps them (a parent before its child).
   public let commits: [CommitRecord]
 
   public init(name: String, path: String, isPrivate: Bool, commits: [CommitRecord]) {
     self.name = name
     self.path = path
     self.isPrivate = isPrivate
-    self.commits = commits.sorted { ($0.authoredAt, $0.id) < ($1.authoredAt, $1.id) }
+    var isOrdered = true
+    for index in commits.indices.dropFirst() where commits[index - 1].authoredAt > commits[index].authoredAt {
+      isOrdered = false
+      break
+    }
+    self.commits =
+      isOrdered
+      ? commits
+      : commits.enumerated().sorted { ($0.element.authoredAt, $0.offset) < ($1.element.authoredAt, $1.offset) }
+        .map(\.element)
   }
 
   public var commitCount: Int { commits.count }

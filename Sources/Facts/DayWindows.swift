@@ -37,13 +37,11 @@ struct DayWindows {
     return (first.adding(days: low), starts[low + 1])
   }
 
-  /// `records` cut into days, in order, each day's in the order of their author times then ids (the order
-  /// `ProjectFacts` keeps): sorted once and cut where each day ends, where grouping them by day in a dictionary
+  /// `records` cut into days, in order, each day's in the order of their author times, those of one second in the
+  /// order given (the order `ProjectFacts` keeps): sorted once and cut where each day ends, where grouping them by day in a dictionary
   /// cost a second rebuild of 15,000 commits 6 ms.
   func days(of records: [CommitRecord]) -> [(day: Day, records: [CommitRecord])] {
-    let order = records.indices.sorted {
-      (records[$0].authoredAt, records[$0].id) < (records[$1].authoredAt, records[$1].id)
-    }
+    let order = records.indices.sorted { (records[$0].authoredAt, $0) < (records[$1].authoredAt, $1) }
     var days: [(day: Day, records: [CommitRecord])] = []
     var position = 0
     while position < order.count {

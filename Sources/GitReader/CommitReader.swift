@@ -17,6 +17,8 @@ struct CommitReader {
   var pathFilter: PathFilter?
   let statsCache: StatsCache
   let tipTimes: TipTimes
+  /// The commits whose history is newer than themselves, for a walk that would stop above it (see `LateCommits`).
+  var lateCommits = LateCommits(folder: nil)
   var windowCache = WindowCache(folder: nil)
   /// Where a long span's records are kept with the references they came from (see `HistoryCache`).
   var historyCache = HistoryCache(folder: nil)
@@ -31,7 +33,7 @@ struct CommitReader {
   static let parallelThreshold = 64
 
   /// Commits reachable from the local branches or HEAD whose author time lies in `start..<end` (seconds since
-  /// 1970), each once, rebased or cherry-picked copies folded into one, ordered by id. The walk stops soon after
+  /// 1970), each once, rebased or cherry-picked copies folded into one, in history order (see `inHistoryOrder`). The walk stops soon after
   /// it passes `start`, so the cost follows the span asked for, not the history.
   ///
   /// A short span starts from the window cache: unchanged tips give its records as they are, and tips that
@@ -150,8 +152,10 @@ struct CommitReader {
     // The walk stops by committer time, which is never earlier than the author time unless the author date was
     // set by hand into the future (GIT_AUTHOR_DATE=2100-...): a span that has not begun yet is walked whole.
     let stopBefore = start.flatMap { $0 > Int64(Date().timeIntervalSince1970) ? nil : $0 }
+    let (lateCommits, tipTimes, repository) = (self.lateCommits, self.tipTimes, self.repository)
     let walk = try HistoryWalk(
-      repository: repository, tips: tips, stopBefore: stopBefore, tipTimes: tipTimes, covered: covered)
+      repository: repository, tips: tips, stopBefore: stopBefore, tipTimes: tipTimes, covered: covered,
+      late: { lateCommits.latest(for: tips, in: repository, tipTimes: tipTimes) })
     tipTimes.save(keeping: tips)
     var isAnyKept = false
     // Commits to diff whose first parent the walk has not reached yet: by then both trees are known.
@@ -202,7 +206,7 @@ struct CommitReader {
       firstParent: { trees[$0].map(\.firstParent) })
   }
 
-  /// The kept commits ordered by id, each new one with its line statistics (from the cache, from `pipelined`,
+  /// The kept commits in history order, each new one with its line statistics (from the cache, from `pipelined`,
   /// else computed).
   private func withStats(
     _ folded: FoldedCommits, pipelined: [ObjectID: DiffStats] = [:], packs: PackedObjects? = nil
@@ -235,7 +239,55 @@ struct CommitReader {
       statsCache.store(stats, for: id, authoredAt: commits[index].record.authoredAt)
     }
     statsCache.flush()
-    return commits
+    let trees = folded.trees
+    let repository = repository
+    // A commit the walk did not read (one kept from the window cache) is read for its first parent.
+    return Self.inHistoryOrder(commits) { trees[$0].map(\.firstParent) ?? (try? repository.commit($0))?.parentID(0) }
+  }
+
+  /// `commits` (ordered by id) by author time, and commits of the same second in history order: by how many
+  /// first-parent steps lead from each down through others of its second (a parent before its child), then by id.
+  /// Only the commits and their graph decide it, however they were read. The journal lists a day's commits in
+  /// this order and keeps it (see `ProjectFacts`).
+  static func inHistoryOrder(_ commits: [WalkedCommit], firstParent: (ObjectID) -> ObjectID?) -> [WalkedCommit] {
+    var seconds: [Int64: Int] = [:]
+    for commit in commits { seconds[commit.record.authoredAt, default: 0] += 1 }
+    // Most days have no two commits in one second: then only the times order them.
+    guard seconds.values.contains(where: { $0 > 1 }) else {
+      return commits.enumerated().sorted {
+        ($0.element.record.authoredAt, $0.offset) < ($1.element.record.authoredAt, $1.offset)
+      }
+      .map(\.element)
+    }
+    let second = Dictionary(
+      commits.map { ($0.record.id, $0.record.authoredAt) }, uniquingKeysWith: { first, _ in first })
+    // How many first-parent steps lead from a commit down to the oldest of its second.
+    var depths: [ObjectID: Int] = [:]
+    func depth(of id: ObjectID) -> Int {
+      var chain: [ObjectID] = []
+      var current = id
+      // The depth below the chain: -1 when its last commit has no parent of the same second.
+      var below = -1
+      while chain.count <= commits.count {
+        if let known = depths[current] {
+          below = known
+          break
+        }
+        chain.append(current)
+        guard let parent = firstParent(current), second[parent] == second[id] else { break }
+        current = parent
+      }
+      for member in chain.reversed() {
+        below += 1
+        depths[member] = below
+      }
+      return depths[id] ?? 0
+    }
+    let keys = commits.enumerated().map { index, commit in
+      let time = commit.record.authoredAt
+      return (time: time, depth: seconds[time, default: 0] > 1 ? depth(of: commit.record.id) : 0, index: index)
+    }
+    return keys.sorted { ($0.time, $0.depth, $0.index) < ($1.time, $1.depth, $1.index) }.map { commits[$0.index] }
   }
 
   /// Line statistics of `targets`, in order: on this thread for a few, spread over `workers` threads for many.

@@ -23,6 +23,16 @@ package enum LibGit2 {
     return true
   }()
 
+  /// Points libgit2's global, XDG and system config files at `folder` for the rest of the process: a test suite's
+  /// isolation from the config of whoever runs it (git itself is isolated by its HOME and `GIT_CONFIG_NOSYSTEM`).
+  package static func readConfigFiles(in folder: String) {
+    ensureInitialized()
+    for level in [GIT_CONFIG_LEVEL_GLOBAL, GIT_CONFIG_LEVEL_XDG, GIT_CONFIG_LEVEL_SYSTEM, GIT_CONFIG_LEVEL_PROGRAMDATA]
+    {
+      _ = gitjournal_set_config_search_path(Int32(level.rawValue), folder)
+    }
+  }
+
   /// Initializes libgit2 on first use; cheap afterwards.
   package static func ensureInitialized() {
     _ = initialized

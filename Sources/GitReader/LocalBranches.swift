@@ -19,9 +19,30 @@ import Support
 enum LocalBranches {
   /// Branch names (`main`, `feature/x`: what follows `refs/heads/`) with the ids they point at, in no particular
   /// order.
-  static func list(commonDirectory: String) -> [BranchTip]? {
+  ///
+  /// `git pack-refs` (which `git gc --auto` runs after ordinary commands) writes the new `packed-refs` first, then
+  /// deletes the loose refs it packed: a read of the old `packed-refs` and then of the loose refs would miss those
+  /// branches. So `packed-refs` is looked at again once the loose refs are read, and all is read again when it
+  /// changed meanwhile (a few times at most, then libgit2 is asked). `betweenReads` runs after each read of
+  /// `packed-refs`, before the loose refs are read: a test's way into that window.
+  static func list(commonDirectory: String, betweenReads: (() -> Void)? = nil) -> [BranchTip]? {
+    let packedPath = commonDirectory + "/packed-refs"
+    for _ in 0..<Self.readsWhilePacking {
+      let before = FileStamp(path: packedPath)
+      guard let branches = readOnce(commonDirectory: commonDirectory, betweenReads: betweenReads) else { return nil }
+      if FileStamp(path: packedPath) == before { return branches }
+    }
+    return nil
+  }
+
+  /// How many times the branches are read while `packed-refs` keeps changing under the reads.
+  static let readsWhilePacking = 3
+
+  /// One read of `packed-refs`, then of the loose refs.
+  private static func readOnce(commonDirectory: String, betweenReads: (() -> Void)?) -> [BranchTip]? {
     var packed: [String: ObjectID] = [:]
     guard readPacked(commonDirectory + "/packed-refs", into: &packed) else { return nil }
+    betweenReads?()
     var branches: [BranchTip] = []
     let descriptor = open(commonDirectory + "/refs/heads", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     if descriptor < 0 {

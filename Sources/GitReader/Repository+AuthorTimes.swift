@@ -5,6 +5,11 @@ extension Repository {
     try commit(id).author(mailmap: nil).time
   }
 
+  /// The author email of one commit, after the repository's mailmap: whose commit it counts as.
+  package func authorEmail(of id: ObjectID) throws(GitError) -> String {
+    try commit(id).author(mailmap: mailmap()).email
+  }
+
   /// The author times of the commits reachable from `tip` that were committed at or after `since`, newest
   /// first: the commits a rebase that just ended rewrote.
   package func authorTimes(committedSince since: Int64, from tip: ObjectID) throws(GitError) -> [Int64] {

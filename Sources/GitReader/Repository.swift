@@ -188,21 +188,19 @@ package final class Repository {
     }
   }
 
-  /// The commits of every local branch and of HEAD: where a journal walk starts.
+  /// The commits of every local branch: where a journal walk starts.
   func tipIDs() throws(GitError) -> [ObjectID] {
     tipIDs(branches: try branchTips())
   }
 
-  /// `tipIDs()` with the local branches listed already (`branchTips()`): their commits and HEAD's.
+  /// `tipIDs()` with the local branches listed already (`branchTips()`).
+  ///
+  /// A commit that no local branch reaches does not count, in any view: git leaves a commit made on a detached
+  /// HEAD behind when HEAD moves on (only its reflog holds it), and a journal that counted HEAD would list such a
+  /// commit until the next checkout and then drop what it had recorded. It counts once a branch holds it.
   func tipIDs(branches: [BranchTip]) -> [ObjectID] {
-    var tips = Set(branches.map(\.id))
-    var head: OpaquePointer?
-    if git_repository_head(&head, pointer) == 0 {
-      defer { git_reference_free(head) }
-      if let id = Self.peeledCommitID(head) { tips.insert(id) }
-    }
-    // Unordered: the walk orders commits itself.
-    return Array(tips)
+    // Unordered and each once: the walk orders commits itself.
+    Array(Set(branches.map(\.id)))
   }
 
   /// The id a branch points at, read from the reference alone: loading thousands of tip commits just to

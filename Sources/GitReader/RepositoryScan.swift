@@ -75,11 +75,12 @@ package struct RepositoryScan {
       let folder = cacheDirectory.map {
         StatsCache.folder(cacheDirectory: $0, commonDirectory: repository.commonDirectory, excluding: filter)
       }
-      let reader = CommitReader(
+      var reader = CommitReader(
         repository: repository, authors: authors, includeMerges: includeMerges, pathFilter: filter,
         statsCache: StatsCache(folder: folder), tipTimes: TipTimes(folder: folder),
         windowCache: WindowCache(folder: reusesWindows ? folder : nil),
         historyCache: HistoryCache(folder: reusesHistory ? folder : nil), root: path)
+      reader.lateCommits = LateCommits(folder: folder)
       let scanned = ScannedRepository(
         isBare: repository.isBare, commits: try reader.commits(authoredFrom: start, to: end),
         commonDirectory: repository.commonDirectory)

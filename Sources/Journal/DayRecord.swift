@@ -236,11 +236,8 @@ enum DayRecord {
         // Looked at in place: a copy of each commit cost as much as the comparison.
         isValid = projects[projectIndex].commits.withUnsafeBufferPointer { commits in
           let commit = commits.baseAddress! + commitIndex
-          // The reader sorts a project's commits: two with the same time and id could come out in another order.
-          let isOrdered =
-            commitIndex == 0 || (commit - 1).pointee.authoredAt < commit.pointee.authoredAt
-            || ((commit - 1).pointee.authoredAt == commit.pointee.authoredAt
-              && (commit - 1).pointee.id < commit.pointee.id)
+          // The reader sorts a project's commits by time, keeping those of one second in the order written.
+          let isOrdered = commitIndex == 0 || (commit - 1).pointee.authoredAt <= commit.pointee.authoredAt
           return isOrdered && isCommit(commit, in: record, fields: commitFields)
         }
         commitIndex += 1

@@ -10,7 +10,8 @@ extension JournalPage {
   public static let weekFrontMatterKeys = ["week", "commits", "projects", "activeDays", "insertions", "deletions"]
 
   /// A week's page: the totals, per project commits, lines and active days, each day with commits linked to its
-  /// file, the busiest day, the days without commits, and links to the neighbouring weeks.
+  /// file, the busiest day, the days without commits, and links to the neighbouring weeks. `facts` of a running
+  /// week end with its last day that has begun (see `JournalWriter.begunThrough`): the page speaks of those days.
   public init(week: Week, facts: RangeFacts, narrative: String?, calendar: JournalCalendar, links: PageLinks?) {
     var lines = Self.header(facts, narrative: narrative)
     if !facts.isEmpty { lines += ["", "## Days", ""] }
@@ -39,8 +40,9 @@ extension JournalPage {
     var lines = Self.header(facts, narrative: narrative)
     lines += ["", "## Weeks", ""]
     var busiest: (week: Week, commits: Int)?
-    for week in month.weeks(starting: weekStart) {
-      let part = RangeFacts(first: max(week.start, month.first), last: min(week.last, month.last), days: facts.days)
+    // A running month's facts end with the last day that has begun: weeks after it are not spoken of.
+    for week in month.weeks(starting: weekStart) where week.start <= facts.last {
+      let part = RangeFacts(first: max(week.start, month.first), last: min(week.last, facts.last), days: facts.days)
       // A week without commits has no page to link to.
       let name = linkingWeeks && part.commitCount > 0 ? "[[\(week)]]" : week.description
       lines.append("- \(name): \(part.summaryLine)")

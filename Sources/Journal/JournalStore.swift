@@ -237,6 +237,11 @@ public struct JournalStore: Sendable {
     records.record(of: day, host: host)
   }
 
+  /// The names of the machines with records in the journal and this one's, sorted: what `--host` may name.
+  public func hosts() -> [String] {
+    Set(records.machines() + [host]).sorted()
+  }
+
   /// The machines whose records are in the journal, with when each last wrote one and how many days it recorded.
   public func machines() -> [(host: String, lastWritten: Date?, days: Int)] {
     records.lastWritten().map { ($0.host, $0.date, $0.days) }

@@ -1,17 +1,32 @@
 import Facts
 import Support
 
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
 /// Writes day files from facts and, when there is one, the model's sentence: the one way data reaches the
 /// journal. It never reads repositories and never asks the model; it is given both.
 public struct JournalWriter: Sendable {
   public let store: JournalStore
   public let calendar: JournalCalendar
   public let pages: Pages
+  /// The clock a running week's or month's page is written by: it speaks only of the days that have begun.
+  public var now: @Sendable () -> Date = { Date() }
 
   public init(store: JournalStore, calendar: JournalCalendar, pages: Pages = Pages()) {
     self.store = store
     self.calendar = calendar
     self.pages = pages
+  }
+
+  /// The last day of `period` that has begun, when the period is running (nil once it has ended, or before it
+  /// begins: a page of days that have not begun holds only commits dated by hand into the future).
+  public func begunThrough(_ period: PeriodFacts.Period) -> Day? {
+    let today = calendar.day(containing: now())
+    return today >= period.first && today < period.last ? today : nil
   }
 
   /// Which pages besides the days' are written, and how they link.
@@ -211,17 +226,24 @@ public struct JournalWriter: Sendable {
   ) throws(SystemError) -> WrittenPeriod {
     let shown = facts.isEmpty ? nil : sentence(facts)
     let page: JournalPage
+    // A running period's page speaks of the days that have begun; its front matter counts the same commits.
+    // A commit dated by hand after today keeps the whole period.
+    let begun = begunThrough(facts.period).flatMap { today in
+      facts.facts.days.contains { $0.day > today && !$0.isEmpty }
+        ? nil : RangeFacts(first: facts.period.first, last: today, days: facts.facts.days)
+    }
     switch facts.period {
     case .week(let week):
       let month = Month(containing: week.start.adding(days: 3))
       let links = PageLinks(
         previous: week.previous.description, up: pages.monthly ? month.description : nil,
         next: week.next.description)
-      page = JournalPage(week: week, facts: facts.facts, narrative: shown, calendar: calendar, links: links)
+      page = JournalPage(week: week, facts: begun ?? facts.facts, narrative: shown, calendar: calendar, links: links)
     case .month(let month):
       let links = PageLinks(previous: month.previous.description, up: nil, next: month.next.description)
       page = JournalPage(
-        month: month, facts: facts.facts, weekStart: pages.weekStart, narrative: shown, linkingWeeks: pages.weekly,
+        month: month, facts: begun ?? facts.facts, weekStart: pages.weekStart, narrative: shown,
+        linkingWeeks: pages.weekly,
         links: links)
     }
     let outcome = try locked.write(

@@ -10,6 +10,9 @@ public final class TextOutput: @unchecked Sendable {
   private let descriptor: Int32?
   private let lock = Lock()
   private var buffer = ""
+  /// The error of the first write that failed (`ENOSPC` on a full disk, `EPIPE`), if any: what was written is
+  /// incomplete, and the command must not say it succeeded.
+  private var firstError: Int32?
 
   /// Writes to a file descriptor (1 for stdout, 2 for stderr).
   public init(descriptor: Int32) { self.descriptor = descriptor }
@@ -38,9 +41,18 @@ public final class TextOutput: @unchecked Sendable {
         }
       #endif
       if written < 0 && errno == EINTR { continue }
-      if written <= 0 { return }
+      if written <= 0 {
+        let error = written < 0 ? errno : EIO
+        lock.withLock { if firstError == nil { firstError = error } }
+        return
+      }
       offset += written
     }
+  }
+
+  /// Why a write failed, as the system says it (`No space left on device`), when one did.
+  public var failure: String? {
+    lock.withLock { firstError }.map { String(cString: strerror($0)) }
   }
 
   /// Writes `text` and a newline.

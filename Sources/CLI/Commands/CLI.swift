@@ -26,12 +26,29 @@ public enum CLI {
   /// With Swift 6.2 or later it runs on its caller's executor, the executable's main thread, as the hook's whole
   /// path down to `FactsReader.read` does, instead of hopping to Swift's global pool, whose first job starts its
   /// threads (`NonisolatedNonsendingByDefault`, see Package.swift).
+  ///
+  /// A write to standard output that failed (`gitjournal show > /dev/full`) makes the command fail: its output is
+  /// incomplete.
+  /// `standardInput`: where a question (`repos remove --forget`) reads its answer, when it is a terminal.
   public static func main(
     arguments: [String], environment: Environment, standardOutput: TextOutput = .standardOutput,
-    standardError: TextOutput = .standardError
+    standardError: TextOutput = .standardError, standardInput: Int32 = 0
+  ) async -> Int32 {
+    let status = await run(
+      arguments: arguments, environment: environment, standardOutput: standardOutput, standardError: standardError,
+      standardInput: standardInput)
+    guard let failure = standardOutput.failure, arguments.first != HookCommand.spec.name else { return status }
+    standardError.line("error: cannot write to standard output: \(failure)")
+    return status == ExitStatus.usage ? status : ExitStatus.failure
+  }
+
+  private static func run(
+    arguments: [String], environment: Environment, standardOutput: TextOutput, standardError: TextOutput,
+    standardInput: Int32
   ) async -> Int32 {
     let context = CommandContext(
-      environment: environment, standardOutput: standardOutput, standardError: standardError)
+      environment: environment, standardOutput: standardOutput, standardError: standardError,
+      standardInput: standardInput)
     guard let first = arguments.first else {
       standardOutput.write(overviewText)
       return ExitStatus.success

@@ -3,6 +3,12 @@ import GitReader
 import Narrative
 import Support
 
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// A subcommand: a spec for parsing and help, and `run`, which returns the exit status. With Swift 6.2 or later,
 /// `run` stays on its caller's executor (see `CLI.main`).
 protocol Command {
@@ -27,6 +33,26 @@ struct CommandContext: Sendable {
   let environment: Environment
   let standardOutput: TextOutput
   let standardError: TextOutput
+  /// Where a question's answer is read from, when it is a terminal.
+  var standardInput: Int32 = 0
+
+  /// Asks `question` (on standard error) and reads the answer from a terminal: true for `y` or `yes`, false for
+  /// anything else or none. Nil, asking nothing, when standard input is no terminal (a script).
+  func confirm(_ question: String) -> Bool? {
+    guard isatty(standardInput) == 1 else { return nil }
+    standardError.write(question + " [y/N] ")
+    var answer: [UInt8] = []
+    var byte: UInt8 = 0
+    while answer.count < 256 {
+      let count = read(standardInput, &byte, 1)
+      if count < 0 && errno == EINTR { continue }
+      if count <= 0 || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") { break }
+      answer.append(byte)
+    }
+    let text = String(decoding: answer.filter { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }, as: UTF8.self)
+      .lowercased()
+    return text == "y" || text == "yes"
+  }
 }
 
 /// Exit statuses, as the README documents them.

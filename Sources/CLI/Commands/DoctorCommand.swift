@@ -108,7 +108,7 @@ struct DoctorCommand: Command {
       }
       // A repository with no commits yet is said so as information: it is readable, with nothing to journal.
       let readable = "\(entry.name) (\(entry.path)): readable" + (health == .noCommitsYet ? ", no commits yet" : "")
-      switch hookState(of: entry.path, home: environment.home, globalFolder: global.hooksFolder) {
+      switch Self.hookState(of: entry.path, home: environment.home, globalFolder: global.hooksFolder) {
       case .installed(let how): ok("\(readable), hooked \(how)")
       case .missing(let folder):
         warn(
@@ -119,7 +119,9 @@ struct DoctorCommand: Command {
     }
 
     checkJournalFolder(configuration.journalDirectory, ok: ok, problem: problem)
-    let store = Journaling(configuration: configuration, environment: environment).store
+    let journaling = Journaling(configuration: configuration, environment: environment)
+    if let mismatch = await AuthorCheck.mismatch(configuration, journaling: journaling) { problem(mismatch) }
+    let store = journaling.store
     showMachines(store, configuration, ok: ok)
     showConflictCopies(store, ok: ok, warn: warn)
     if configProblems.contains(where: { $0.section == "narrative" }) {
@@ -147,7 +149,8 @@ struct DoctorCommand: Command {
     case unavailable(String)
   }
 
-  func hookState(of path: String, home: String, globalFolder: String) -> HookState {
+  /// Whether gitjournal's hooks run for the repository at `path` (also what `repos` says of it).
+  static func hookState(of path: String, home: String, globalFolder: String) -> HookState {
     let folder: HookInstaller.HooksFolder
     do {
       folder = try HookInstaller.hooksFolder(of: path, home: home)

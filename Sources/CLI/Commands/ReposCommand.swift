@@ -15,7 +15,7 @@ struct ReposCommand: Command {
   static let spec = CommandSpec(
     name: "repos", abstract: "List, add, find, rename, move or remove the repositories your journal reads.",
     usage: "repos [list | add <path>... [--name <name>] | scan <folder>... [--depth <n>] [--install] [--dry-run] "
-      + "| rename <old> <new> | move <name> <new-path> | remove <name|path>... [--forget]]",
+      + "| rename <old> <new> | move <name> <new-path> | remove <name|path>... [--forget [--yes]]]",
     options: [
       OptionSpec(
         name: "name", abstract: "Project name for 'add' with one path.", valueName: "name",
@@ -26,6 +26,7 @@ struct ReposCommand: Command {
       OptionSpec(name: "install", abstract: "With 'scan': also install the hooks of the repositories it adds."),
       OptionSpec(name: "dry-run", abstract: "With 'scan': list what it would add, and change nothing."),
       OptionSpec(name: "forget", abstract: "With 'remove': also erase the project's commits from the journal."),
+      OptionSpec(name: "yes", abstract: "With 'remove --forget': erase without asking first."),
     ],
     discussion: """
       'repos' alone lists each configured repository and whether it can be read. 'scan' finds working trees \
@@ -36,7 +37,7 @@ struct ReposCommand: Command {
       'gitjournal rebuild' rewrites them, which says so. 'move' points a project at its repository's new \
       folder, as the hook log suggests when the old one is gone. 'remove' retires a repository: its new \
       commits are not journaled, its commits until now stay in the journal. 'remove --forget' erases them \
-      from every day of the journal too.
+      from every day of the journal too, after asking on a terminal (--yes does not ask).
       """,
     examples: [
       "gitjournal repos", "gitjournal repos add ~/code/notes --name notes-app",
@@ -60,6 +61,8 @@ struct ReposCommand: Command {
   let action: Action
   let name: String?
   let forget: Bool
+  /// `--yes`: `remove --forget` asks nothing.
+  let confirmed: Bool
   let depth: Int
   let installs: Bool
   let dryRun: Bool
@@ -67,6 +70,7 @@ struct ReposCommand: Command {
   init(_ arguments: ParsedArguments) throws(UsageError) {
     name = arguments.value("name")
     forget = arguments.has("forget")
+    confirmed = arguments.has("yes")
     installs = arguments.has("install")
     dryRun = arguments.has("dry-run")
     let rest = Array(arguments.positionals.dropFirst())
@@ -112,6 +116,9 @@ struct ReposCommand: Command {
     } else if forget {
       throw UsageError(message: "--forget only goes with 'repos remove'", spec: Self.spec)
     }
+    if confirmed && !forget {
+      throw UsageError(message: "--yes only goes with 'repos remove --forget'", spec: Self.spec)
+    }
     if case .scan = action {
     } else if installs || dryRun || arguments.value("depth") != nil {
       throw UsageError(message: "--depth, --install and --dry-run only go with 'repos scan'", spec: Self.spec)
@@ -129,6 +136,8 @@ struct ReposCommand: Command {
       }
       var problems = 0
       let width = (entries.map(\.name.count).max() ?? 0) + 2
+      let globalFolder = GlobalHookInstaller(environment: context.environment, executable: "", configPath: "")
+        .hooksFolder
       for entry in entries {
         let health = RepositoryHealth(path: entry.path)
         var status = health.summary
@@ -136,6 +145,12 @@ struct ReposCommand: Command {
           status = "retired \(RetirementTime.format(retiredAt)); its commits until then stay in the journal"
         } else if case .problem = health {
           problems += 1
+        } else if case .missing = DoctorCommand.hookState(
+          of: entry.path, home: context.environment.home, globalFolder: globalFolder)
+        {
+          // Readable, but its commits run no hook of gitjournal's (added without one, or the global hook removed):
+          // only a rebuild journals them.
+          status += ", no hook ('gitjournal install \(entry.path)')"
         }
         let padding = String(repeating: " ", count: width - entry.name.count)
         context.standardOutput.line(entry.name + padding + entry.path + "  " + status)
@@ -171,6 +186,7 @@ struct ReposCommand: Command {
       return ExitStatus.success
     case .remove(let names):
       var missing = 0
+      var declined = 0
       for nameOrPath in names {
         guard let entry = try registry.entry(nameOrPath: nameOrPath) else {
           context.standardError.line("error: no configured repository is named or located at '\(nameOrPath)'")
@@ -178,6 +194,17 @@ struct ReposCommand: Command {
           continue
         }
         if forget {
+          if !confirmed,
+            context.confirm(
+              "Erase every commit of \(entry.name) (\(entry.path)) from the journal, on every day? Your notes stay.")
+              == false
+          {
+            context.standardOutput.line(
+              "Kept \(entry.name): nothing erased ('repos remove \(entry.name)' only retires it; --yes erases without "
+                + "asking).")
+            declined += 1
+            continue
+          }
           context.standardOutput.line(
             "Forgetting \(entry.name) (\(entry.path)): removing it from the config and its commits from the journal.")
           _ = try registry.remove(nameOrPath: entry.path)
@@ -193,7 +220,7 @@ struct ReposCommand: Command {
               + "(add --forget to erase them).")
         }
       }
-      if missing > 0 { return ExitStatus.failure }
+      if missing > 0 || declined > 0 { return ExitStatus.failure }
       return ExitStatus.success
     }
   }

@@ -102,6 +102,7 @@ struct ShowCommand: Command {
       return try await showRange(from: first, through: last, week: nil, configuration: configuration, context: context)
     }
     let journaling = Journaling(configuration: configuration, environment: context.environment)
+    try journaling.checkHost(host)
     let store = journaling.store
     let style = TerminalStyle(output: context.standardOutput, environment: context.environment)
     let file = try store.read(day)
@@ -154,6 +155,7 @@ struct ShowCommand: Command {
     if configuration.repositories.isEmpty { throw NoRepositoriesError(configPath: configuration.configPath) }
     let calendar = configuration.calendar
     let journaling = Journaling(configuration: configuration, environment: context.environment)
+    try journaling.checkHost(host)
     let (facts, skipped) = await journaling.current(
       from: first, through: last, policy: .fresh(allAuthors: allAuthors), host: host)
     for repository in skipped { context.standardError.line("warning: \(repository)") }

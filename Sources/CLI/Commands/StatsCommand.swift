@@ -45,7 +45,10 @@ struct StatsCommand: Command {
     let today = calendar.day(containing: context.environment.now())
     let firstMonday = Heatmap.monday(of: today).adding(days: -7 * (weeks - 1))
     // What the journal shows: every machine's records with what this one reads now.
-    let (collected, skipped) = await Journaling(configuration: configuration, environment: context.environment)
+    let journaling = Journaling(configuration: configuration, environment: context.environment)
+    try journaling.checkHost(host)
+    let (collected, skipped) =
+      await journaling
       .current(from: firstMonday, through: today, policy: .fresh(allAuthors: allAuthors), host: host)
     for repository in skipped { context.standardError.line("warning: \(repository)") }
 

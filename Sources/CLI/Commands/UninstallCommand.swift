@@ -59,6 +59,12 @@ struct UninstallCommand: Command {
         continue
       }
       if folder.path == global.hooksFolder {
+        // Hooks a per-repository install put in the repository's own folder are not run while the global hook is on,
+        // but they would be again once it is removed.
+        if let own = try? Repository.open(at: found).commonDirectory + "/hooks" {
+          let removed = try uninstallAll(installer, from: own)
+          if !removed.isEmpty { context.standardOutput.line("\(root): \(removed.joined(separator: ", ")) in \(own).") }
+        }
         let stopped =
           removedEntry.map { "Stopped journaling \($0.name); its commits until now stay in the journal. " } ?? ""
         context.standardOutput.line(
@@ -80,15 +86,7 @@ struct UninstallCommand: Command {
         context.standardOutput.line("The hooks in \(folder.path) stay: \(root) and others share that folder.")
         continue
       }
-      var removed: [String] = []
-      for hook in GitHook.allCases {
-        switch try installer.uninstall(hook, from: folder.path) {
-        case .removed: removed.append("removed \(hook.rawValue)")
-        case .restored: removed.append("removed \(hook.rawValue) and restored your own")
-        case .keptEdited: removed.append("kept \(hook.rawValue), which was edited by hand and so is yours")
-        case .notInstalled: break
-        }
-      }
+      let removed = try uninstallAll(installer, from: folder.path)
       if removed.isEmpty {
         context.standardOutput.line("gitjournal's hooks are not installed in \(folder.path); nothing to remove.")
       } else {
@@ -101,6 +99,20 @@ struct UninstallCommand: Command {
       }
     }
     return ExitStatus.success
+  }
+
+  /// Takes gitjournal's hooks out of `folder`: what was done, hook by hook (nothing for a folder without them).
+  private func uninstallAll(_ installer: HookInstaller, from folder: String) throws -> [String] {
+    var removed: [String] = []
+    for hook in GitHook.allCases {
+      switch try installer.uninstall(hook, from: folder) {
+      case .removed: removed.append("removed \(hook.rawValue)")
+      case .restored: removed.append("removed \(hook.rawValue) and restored your own")
+      case .keptEdited: removed.append("kept \(hook.rawValue), which was edited by hand and so is yours")
+      case .notInstalled: break
+      }
+    }
+    return removed
   }
 
   private func uninstallGlobal(_ installer: GlobalHookInstaller, context: CommandContext) throws -> Int32 {

@@ -192,8 +192,11 @@ public struct Configuration: Sendable {
           }
           journalDirectory = environment.absolute(entry.value, relativeTo: folder)
         case ("journal", nil, "author"):
-          guard !entry.value.isEmpty else {
-            throw .invalidValue(key: "journal.author", value: entry.value, expected: "an email address")
+          // A value that cannot be an email matches no commit: the journal would empty itself at the next commit.
+          guard Self.canBeEmail(entry.value) else {
+            throw .invalidValue(
+              key: "journal.author", value: entry.value,
+              expected: "an email address such as `git config user.email` gives (name@example.com)")
           }
           authors.append(entry.value)
         case ("journal", nil, "timezone"):
@@ -305,6 +308,15 @@ public struct Configuration: Sendable {
     "journal.author", "journal.include", "journal.exclude", "journal.excludePaths", "journal.ignoreAuthors",
     "repo.<name>.excludePaths",
   ]
+
+  /// Whether `value` can be the email of a commit's author: something, an `@`, something, with no white space and no
+  /// angle bracket (git would not write them in an email).
+  static func canBeEmail(_ value: String) -> Bool {
+    guard let at = value.lastIndex(of: "@"), at != value.startIndex, value.index(after: at) != value.endIndex else {
+      return false
+    }
+    return !value.contains { $0.isWhitespace || $0 == "<" || $0 == ">" }
+  }
 
   static func isRepeatable(_ name: String) -> Bool {
     let parts = split(name)

@@ -54,8 +54,15 @@ struct HookRunner {
       log.append(Self.carriedLines(report, hook: hook), now: environment.now())
       // Files from other machines that were refused (a record out of range, say): one line each, in the log only.
       log.append(RefusedInputs.take().map { "\(hook.rawValue): \($0)" }, now: environment.now())
+      var authorLine: String?
+      if hook == .postCommit,
+        let mismatch = await authorMismatch(repository: repository, configuration: configuration)
+      {
+        log.append(["\(hook.rawValue): \(mismatch)"], now: environment.now())
+        authorLine = "gitjournal: journal.author matches none of the recent commits; see \(log.path)"
+      }
       let problem = narrativeProblem.map { "\(hook.rawValue): \($0); no model request until it is fixed" }
-      guard !report.skipped.isEmpty || problem != nil else { return nil }
+      guard !report.skipped.isEmpty || problem != nil else { return authorLine }
       log.append(
         report.skipped.map { "\(hook.rawValue): \($0)" } + (problem.map { [$0] } ?? []), now: environment.now())
       if report.skipped.isEmpty {
@@ -86,6 +93,37 @@ struct HookRunner {
     } catch {
       log.append(["\(hook.rawValue): \(error)"], now: environment.now())
       return "gitjournal: journal not updated; see \(log.path)"
+    }
+  }
+
+  /// What `AuthorCheck` says when the commit just made is not one of the configured authors': looked for only then,
+  /// so a commit that counts costs one email compared.
+  /// A check that found the authors' commits is not made again the same day for the same authors (a second identity
+  /// used in some repositories would otherwise read 30 days of every repository at each of its commits): the day
+  /// and the authors are kept in `author-check` in the state folder.
+  func authorMismatch(repository: Repository, configuration: Configuration) async -> String? {
+    guard !configuration.authors.isEmpty, let head = repository.headCommitID(),
+      let email = try? repository.authorEmail(of: head),
+      !configuration.authors.contains(where: { $0.lowercased() == email.lowercased() })
+    else { return nil }
+    let path = environment.stateDirectory + "/author-check"
+    let today = configuration.calendar.day(containing: environment.now()).description
+    let authors = configuration.authors.map { $0.lowercased() }.sorted()
+    var isKnown = false
+    StateFile.read(path) { record in
+      isKnown =
+        record.count == authors.count + 1 && record.text(0) == today
+        && authors.indices.allSatisfy { record.text($0 + 1) == authors[$0] }
+      return false
+    }
+    if isKnown { return nil }
+    let journaling = Journaling(configuration: configuration, environment: environment)
+    switch await AuthorCheck.check(configuration, journaling: journaling) {
+    case .matched:
+      try? StateFile.write([[today] + authors], to: path, isCache: true)
+      return nil
+    case .mismatch(let sentence): return sentence
+    case .nobody: return nil
     }
   }
 

@@ -32,12 +32,14 @@ struct Journaling: Sendable {
     self.configuration = configuration
     cacheDirectory = environment.speedCacheDirectory
     reader = FactsReader(sources: configuration.factsSources(cacheDirectory: environment.speedCacheDirectory))
-    writer = JournalWriter(
+    var writer = JournalWriter(
       store: JournalStore(
         directory: configuration.journalDirectory, lockPath: environment.stateDirectory + "/journal.lock",
         host: configuration.host,
         recordsFolder: configuration.shareFacts ? nil : environment.stateDirectory + "/records"),
       calendar: configuration.calendar, pages: configuration.pages)
+    writer.now = environment.now
+    self.writer = writer
     sentences =
       configuration.narrative.engine == .off
       ? nil : SentenceCache(cacheDirectory: environment.cacheDirectory, settings: configuration.narrative)
@@ -148,6 +150,15 @@ struct Journaling: Sendable {
       return host == nil ? store.recordedFacts(of: day, own: own) : own
     }
     return (RangeFacts(first: first, last: last, days: facts), reading.skipped)
+  }
+
+  /// Throws when `host` (`--host`) names no machine whose records are in the journal, nor this one.
+  func checkHost(_ host: String?) throws(UnknownHostError) {
+    guard let host, host != store.host else { return }
+    let known = store.hosts()
+    guard known.contains(host) else {
+      throw UnknownHostError(host: host, known: known, journalDirectory: configuration.journalDirectory)
+    }
   }
 
   /// Refreshes a few days (the hook): the repositories are read and the files written while holding the
@@ -542,6 +553,8 @@ struct Journaling: Sendable {
     var inputs = PageStamps.Inputs(kind: "period")
     for (_, stamp) in sources { inputs.add(stamp) }
     inputs.add(sentence)
+    // A running period's page changes as its days begin.
+    if let begun = writer.begunThrough(period) { inputs.add("begun through \(begun)") }
     return (inputs, sources)
   }
 

@@ -30,7 +30,7 @@ import Testing
     try sandbox.configure("narrative.engine", "off")
     let listed = try sandbox.runBinary("repos")
     #expect(listed.status == 0)
-    #expect(listed.standardOutput.hasSuffix("  ok\n"))
+    #expect(listed.standardOutput.hasSuffix("  ok, no hook ('gitjournal install \(repository.path)')\n"))
 
     let rebuilt = try sandbox.runBinary("rebuild", "2026-03-10")
     #expect(rebuilt.status == 0, "\(rebuilt)")

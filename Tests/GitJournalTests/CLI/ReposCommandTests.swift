@@ -53,7 +53,13 @@ import Testing
     let listed = await sandbox.run("repos")
     #expect(listed.status == 0, "\(listed)")
     let lines = listed.standardOutput.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
-    #expect(lines == [["app", first.path, "ok"], ["app-2", second.path, "ok"]])
+    // Added without hooks: readable, and `repos` says no hook journals their commits.
+    #expect(
+      lines.map { Array($0.prefix(5)) }
+        == [first.path, second.path].enumerated().map { index, path in
+          [index == 0 ? "app" : "app-2", path, "ok,", "no", "hook"]
+        })
+    #expect(listed.standardOutput.contains("no hook ('gitjournal install \(first.path)')\n"))
     #expect(await sandbox.run("repos", "list").standardOutput == listed.standardOutput)
 
     // Both are journaled under their names.
@@ -167,7 +173,9 @@ import Testing
       })
     #expect(
       statuses == [
-        "good": "ok", "missing": "missing", "plain": "not a git repository", "empty": "no commits yet",
+        "good": "ok, no hook ('gitjournal install \(sandbox.scratch.path("repos/good"))')", "missing": "missing",
+        "plain": "not a git repository",
+        "empty": "no commits yet, no hook ('gitjournal install \(sandbox.scratch.path("repos/empty"))')",
         "shallow": "shallow clone (skipped)",
       ])
   }

@@ -118,7 +118,10 @@ import Testing
     let expected = Dictionary(grouping: records) { calendar.day(containing: $0.authoredAt) }
     #expect(cut.map(\.day) == expected.keys.sorted())
     for (day, dayRecords) in cut {
-      let sorted = try #require(expected[day]).sorted { ($0.authoredAt, $0.id) < ($1.authoredAt, $1.id) }
+      // By time, those of one second in the order given.
+      let sorted = try #require(expected[day]).enumerated().sorted {
+        ($0.element.authoredAt, $0.offset) < ($1.element.authoredAt, $1.offset)
+      }.map(\.element)
       #expect(dayRecords.map(\.id) == sorted.map(\.id), "\(day)")
     }
     #expect(cut.contains { $0.day < first } && cut.contains { $0.day > last })

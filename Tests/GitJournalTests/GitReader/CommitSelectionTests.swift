@@ -32,7 +32,7 @@ import Testing
     try repository.git("switch", "-q", "-c", "feature-2")
     let deeper = try repository.commit(file: "g.txt", content: "g\n", message: "Deeper", date: "2026-03-10T11:00:00Z")
     try repository.git("switch", "-q", "main")
-    // A detached HEAD counts too.
+    // A commit on a detached HEAD counts once a branch holds it, as `git log --branches` shows it.
     try repository.git("switch", "-q", "--detach", "feature")
     let detached = try repository.commit(
       file: "d.txt", content: "d\n", message: "Detached", date: "2026-03-10T12:00:00Z")
@@ -40,11 +40,16 @@ import Testing
     let report = try await sandbox.report("2026-03-10")
     let ids = report.allCommits.map(\.id.hex)
     #expect(ids.count == Set(ids).count, "a commit was counted twice")
-    #expect(Set(ids) == [onMain, shared, deeper, detached])
-    // `git log --branches` does not see the detached commit; with HEAD it agrees.
-    let logged = try loggedIDs(["--branches", "HEAD", "--no-merges"])
-    #expect(Set(ids) == logged)
-    #expect(report.commitCount == 4)
+    #expect(Set(ids) == [onMain, shared, deeper])
+    let loggedBranches = try loggedIDs(["--branches", "--no-merges"])
+    #expect(Set(ids) == loggedBranches)
+    #expect(report.commitCount == 3)
+
+    try repository.git("branch", "kept", detached)
+    let kept = try await sandbox.report("2026-03-10").allCommits.map(\.id.hex)
+    #expect(Set(kept) == [onMain, shared, deeper, detached])
+    let loggedKept = try loggedIDs(["--branches", "--no-merges"])
+    #expect(Set(kept) == loggedKept)
   }
 
   @Test func mergesAreLeftOutUnlessConfigured() async throws {

@@ -116,11 +116,14 @@ import Testing
     try repository.git("branch", "-q", "-D", "feature")
     try expectSameAsWalk("a branch deleted", after: &last)
 
+    // A commit on a detached HEAD counts once a branch holds it.
     try repository.git("switch", "-q", "--detach", "HEAD")
     try repository.commit(file: "e.txt", content: "e\n", message: "Detached", date: date())
-    try expectSameAsWalk("a commit on a detached HEAD", after: &last)
+    try expectSameAsWalk("a commit on a detached HEAD", after: &last, changing: false)
     try repository.git("switch", "-q", "main")
-    try expectSameAsWalk("HEAD back on main", after: &last)
+    try expectSameAsWalk("HEAD back on main", after: &last, changing: false)
+    try repository.git("branch", "kept", "HEAD@{1}")
+    try expectSameAsWalk("a branch at the detached commit", after: &last)
   }
 
   /// A symbolic ref among origin's refs is stamped while it points within them (or at a local branch); one that points

@@ -73,6 +73,47 @@ import Testing
     try expectSameBranchTips()
   }
 
+  /// `git pack-refs` between the read of `packed-refs` and the read of the loose refs: it writes the new
+  /// `packed-refs`, then deletes the loose refs it packed. No branch goes missing from the listing.
+  @Test func packingBetweenTheTwoReadsLosesNoBranch() throws {
+    let expected = try #require(listed())
+    #expect(expected.count == 5)
+    var packings = 0
+    let found = LocalBranches.list(commonDirectory: repository.path + "/.git") {
+      guard packings == 0 else { return }
+      packings += 1
+      _ = try? repository.git("pack-refs", "--all")
+    }
+    #expect(packings == 1)
+    #expect(!FileManager.default.fileExists(atPath: refs + "/fix"), "the loose refs are gone")
+    let names = Dictionary((found ?? []).map { ("refs/heads/" + $0.name, $0.id) }, uniquingKeysWith: { $1 })
+    #expect(names == expected)
+  }
+
+  /// The same race made by hand, as a file system would show it to a reader that reads `packed-refs` first: a new
+  /// `packed-refs` renamed into place, then the loose ref deleted, after every read of `packed-refs` until the
+  /// reader gives up; libgit2 is asked then, and still no branch is missing.
+  @Test func packedRefsSwappedAtEveryReadLeavesItToLibgit2() throws {
+    let expected = try #require(listed())
+    let gitDirectory = repository.path + "/.git"
+    var swaps = 0
+    let found = LocalBranches.list(commonDirectory: gitDirectory) {
+      swaps += 1
+      // Each swap packs one loose branch more, then deletes its loose file, as `git pack-refs` does.
+      let packed = expected.sorted { $0.key < $1.key }.prefix(swaps).map { "\($0.value.hex) \($0.key)\n" }.joined()
+      let staged = gitDirectory + "/packed-refs.new"
+      FileManager.default.createFile(atPath: staged, contents: Data(("# pack-refs with: peeled \n" + packed).utf8))
+      _ = rename(staged, gitDirectory + "/packed-refs")
+      if let name = expected.keys.sorted().dropFirst(swaps - 1).first {
+        try? FileManager.default.removeItem(atPath: gitDirectory + "/" + name)
+      }
+    }
+    #expect(found == nil, "the reader gives up and leaves the listing to libgit2")
+    #expect(swaps == LocalBranches.readsWhilePacking)
+    let tips = try Repository.open(at: repository.path).branchTips()
+    #expect(Dictionary(tips.map { ("refs/heads/" + $0.name, $0.id) }, uniquingKeysWith: { $1 }) == expected)
+  }
+
   /// No `refs/heads` folder at all: every branch is packed.
   @Test func noLooseFolder() throws {
     try repository.git("pack-refs", "--all")

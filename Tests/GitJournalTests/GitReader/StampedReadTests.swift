@@ -314,8 +314,9 @@ import Testing
     try world.git("switch", "-q", "-c", "topic")
     try world.commit("On topic")
     try world.git("switch", "-q", "--detach")
-    try expectSeen(changesCommits: false, world) { try world.git("branch", "-q", "-D", "topic") }
-    try expectSeen(world) { try world.git("switch", "-q", "main") }
+    // No branch reaches the commit once its branch is gone: a detached HEAD does not keep it in the journal.
+    try expectSeen(world) { try world.git("branch", "-q", "-D", "topic") }
+    try expectSeen(changesCommits: false, world) { try world.git("switch", "-q", "main") }
   }
 
   @Test func aFetchThatMovesNoBranchKeepsTheStampAndAPullDoesNot() throws {
@@ -419,9 +420,12 @@ import Testing
     world.root = tree
     try expectSeen(world) { try world.commit("In the worktree", in: tree) }
     try world.repository.git(["switch", "-q", "--detach"], in: tree)
-    try expectSeen(changesCommits: false, world) { try world.git("branch", "-q", "-D", "wt") }
-    // Only the worktree's own HEAD (in its git dir, not the common one) holds the last commit now.
-    try expectSeen(world) { try world.repository.git(["switch", "-q", "--detach", "HEAD~1"], in: tree) }
+    // Only the worktree's own HEAD (in its git dir, not the common one) holds the last commit now: it leaves the
+    // journal with its branch.
+    try expectSeen(world) { try world.git("branch", "-q", "-D", "wt") }
+    try expectSeen(changesCommits: false, world) {
+      try world.repository.git(["switch", "-q", "--detach", "HEAD~1"], in: tree)
+    }
   }
 
   @Test func stampsThatMightNotTellAreNotTrusted() throws {

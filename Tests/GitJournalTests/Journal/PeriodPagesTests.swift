@@ -178,6 +178,32 @@ import Testing
     #expect(file("2026-W49")?.contains("[[2026-11-30]]") == false)
   }
 
+  /// A running week or month speaks only of the days that have begun: on a Saturday, Sunday is no day without
+  /// commits yet, and the month names no week that has not begun. Once the week is over, a rebuild says it whole.
+  @Test func aRunningWeekSpeaksOnlyOfDaysThatHaveBegun() async throws {
+    try app.commit(file: "a", content: "1\n", message: "Thursday", date: "2026-12-03T10:00:00Z")
+    let saturday = Date(timeIntervalSince1970: 1_796_472_000)  // 2026-12-05T12:00:00Z
+    let hooked = await sandbox.run("hook", "post-commit", now: saturday, in: app.path)
+    #expect(hooked.status == 0 && hooked.standardError.isEmpty, "\(hooked)")
+    let week = try #require(file("2026-W49"))
+    #expect(week.contains("1 commit in 1 project on 1 of 6 days, +1 -0"), "\(week)")
+    #expect(week.contains("No commits on Monday, Tuesday, Wednesday, Friday, Saturday\n"), "\(week)")
+    #expect(!week.contains("Saturday, Sunday"))
+    #expect(frontMatter("2026-W49", "commits") == 1 && frontMatter("2026-W49", "activeDays") == 1)
+    let month = try #require(file("2026-12"))
+    #expect(month.contains("1 commit in 1 project on 1 of 5 days, +1 -0"), "\(month)")
+    #expect(month.contains("- [[2026-W49]]: 1 commit in 1 project on 1 of 5 days"), "\(month)")
+    for later in ["2026-W50", "2026-W51", "2026-W52", "2026-W53"] { #expect(!month.contains(later), "\(month)") }
+
+    let monday = saturday.addingTimeInterval(2 * 86_400)
+    let rebuilt = await sandbox.run(["rebuild", "2026-12-03"], now: monday)
+    #expect(rebuilt.status == 0, "\(rebuilt)")
+    let ended = try #require(file("2026-W49"))
+    #expect(ended.contains("1 commit in 1 project on 1 of 7 days, +1 -0"), "\(ended)")
+    #expect(ended.contains("No commits on Monday, Tuesday, Wednesday, Friday, Saturday, Sunday\n"), "\(ended)")
+    #expect(file("2026-12")?.contains("1 commit in 1 project on 1 of 7 days, +1 -0") == true)
+  }
+
   @Test func theHooksQuickReadOfTheLinksAgreesWithTheMerger() {
     let facts = DayFacts(day: Day(year: 2026, month: 11, day: 30), projects: [])
     let links = PageLinks(previous: "2026-11-27", up: "2026-W49", next: nil)

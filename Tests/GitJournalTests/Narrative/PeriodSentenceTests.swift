@@ -196,7 +196,8 @@ import Testing
     #expect(try await journaling.attach("This week I fixed the sync and the export.", to: newer))
     let lines = NarrativeWorld.blockLines(try #require(sandbox.journalFile("2026-W11")))
     #expect(lines.first == "This week I fixed the sync and the export.")
-    #expect(lines.dropFirst(2).first?.hasPrefix("2 commits in 1 project on 2 of 7 days") == true)
+    // The week is running (Tuesday): its page speaks of the two days that have begun.
+    #expect(lines.dropFirst(2).first?.hasPrefix("2 commits in 1 project on 2 of 2 days") == true)
 
     // A page that is gone gets no sentence, and is not made again by one.
     try FileManager.default.removeItem(atPath: sandbox.journalDirectory + "/2026-W11.md")

@@ -50,6 +50,15 @@ final class Pseudoterminal {
     close(controller)
   }
 
+  /// The terminal end, as a command's standard input.
+  var input: Int32 { terminal }
+
+  /// Types `text` at the terminal: a command reading its standard input from `input` reads it.
+  func type(_ text: String) {
+    let bytes = Array(text.utf8)
+    _ = bytes.withUnsafeBytes { write(controller, $0.baseAddress, $0.count) }
+  }
+
   /// Everything written so far.
   func written() -> String {
     var bytes: [UInt8] = []

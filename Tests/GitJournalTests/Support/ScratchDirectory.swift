@@ -6,6 +6,7 @@ final class ScratchDirectory: Sendable {
   let path: String
 
   init(_ label: String = "gitjournal-tests") throws {
+    GitIsolation.ensure()
     var template = Array((NSTemporaryDirectory() + "/\(label).XXXXXX").utf8CString)
     let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
     guard let made else { throw ScratchError("cannot create a temporary folder for \(label)") }

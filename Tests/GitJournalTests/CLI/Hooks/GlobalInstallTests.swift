@@ -187,4 +187,62 @@ import Testing
     let journal = try #require(world.journal(commit.day))
     #expect(HookWorld.count(commit.journalID, in: journal) == 1)
   }
+
+  /// A repository installed by hand before the global hook: `uninstall` there removes its own hooks too (putting back
+  /// the one they chained), so they do not journal it again once the global hook goes.
+  @Test func uninstallWithTheGlobalHookOnRemovesTheRepositorysOwnHooks() throws {
+    let repository = try world.makeRepository("code/app")
+    let own = repository + "/.git/hooks/post-commit"
+    let mine = Data("#!/bin/sh\necho mine\n".utf8)
+    try mine.write(to: URL(fileURLWithPath: own))
+    chmod(own, 0o755)
+    #expect(try world.gitjournal("install", in: repository).status == 0)
+    #expect(
+      HookWorld.exists(own + HookScript.chainedSuffix) && HookWorld.exists(repository + "/.git/hooks/post-rewrite"))
+    try installGlobal()
+
+    let removed = try world.gitjournal("uninstall", in: repository)
+    #expect(removed.status == 0, "\(removed.hookTestSummary)")
+    #expect(removed.standardOutput.contains("removed post-commit and restored your own"), "\(removed.standardOutput)")
+    #expect(removed.standardOutput.contains("stays"), "\(removed.standardOutput)")
+    #expect(FileManager.default.contents(atPath: own) == mine, "the user's own hook is back")
+    #expect(!HookWorld.exists(own + HookScript.chainedSuffix))
+    #expect(!HookWorld.exists(repository + "/.git/hooks/post-rewrite"))
+    #expect(HookWorld.exists(hooksFolder + "/post-commit"), "the global hook stays for the others")
+
+    // Without the global hook, nothing of gitjournal's runs in it.
+    try uninstallGlobal()
+    let after = try world.commit(in: repository, "After both")
+    #expect(world.journal(after.day)?.contains(after.journalID) != true)
+    #expect(world.hookLogLines().isEmpty, "\(world.hookLogLines())")
+  }
+
+  /// After `uninstall --global`, the repositories the global hook registered are still configured but no longer
+  /// journaled: `repos` and `doctor` say they have no hook, and a repository with its own hooks is still fine.
+  @Test func afterUninstallGlobalReposAndDoctorNameTheRepositoriesWithoutAHook() throws {
+    try installGlobal()
+    let registered = try world.makeRepository("code/registered")
+    try world.commit(in: registered, "Registers it")
+    let installed = try world.makeInstalledRepository("code/installed")
+    #expect(world.journaledPaths().sorted() == [installed, registered].sorted())
+    let before = try world.gitjournal("repos", in: world.home)
+    #expect(!before.standardOutput.contains("no hook"), "\(before.standardOutput)")
+
+    try uninstallGlobal()
+    let listed = try world.gitjournal("repos", in: world.home)
+    let lines = listed.standardOutput.split(separator: "\n").map(String.init)
+    let registeredLine = lines.first { $0.contains(registered) } ?? ""
+    #expect(registeredLine.hasSuffix("ok, no hook ('gitjournal install \(registered)')"), "\(lines)")
+    // `install` under the global hook only registered it: it has no hook of its own either.
+    let installedLine = lines.first { $0.contains(installed) } ?? ""
+    #expect(installedLine.contains("no hook"), "\(lines)")
+
+    #expect(try world.gitjournal("install", in: installed).status == 0)
+    let doctor = try world.gitjournal("doctor", in: world.home)
+    let doctorLines = doctor.standardOutput.split(separator: "\n")
+    #expect(doctorLines.contains { $0.contains(registered) && $0.contains("not hooked") }, "\(doctor.standardOutput)")
+    #expect(doctorLines.contains { $0.contains(installed) && $0.contains("hooked in") }, "\(doctor.standardOutput)")
+    let again = try world.gitjournal("repos", in: world.home)
+    #expect(again.standardOutput.split(separator: "\n").first { $0.contains(installed) }?.contains("no hook") == false)
+  }
 }

@@ -9,7 +9,7 @@ import Testing
 @testable import Support
 
 /// The branch a commit was made on, through the hook real git runs: the branch checked out names it, unless it is
-/// the default branch or HEAD is detached, and the name stays in the journal after the branch is gone.
+/// the default branch, and the name stays in the journal after the branch is gone.
 @Suite struct HookBranchTests {
   let world: HookWorld
   let repository: String
@@ -24,7 +24,7 @@ import Testing
     world.journal(commit.day)?.split(separator: "\n").first { $0.contains(commit.journalID) }.map(String.init)
   }
 
-  @Test func theCheckedOutBranchNamesTheCommitUnlessItIsTheDefaultOrDetached() throws {
+  @Test func theCheckedOutBranchNamesTheCommitUnlessItIsTheDefault() throws {
     let onMain = try world.commit(in: repository, "Start on main")
     try world.git(["switch", "-q", "-c", "feature/login"], in: repository)
     let onFeature = try world.commit(in: repository, "Login form")
@@ -35,7 +35,12 @@ import Testing
     #expect(
       line(of: onFeature)?.hasSuffix("(\(onFeature.journalID) on feature/login, +1 -0)") == true,
       "\(line(of: onFeature) ?? "none")")
-    #expect(line(of: detached)?.hasSuffix("(\(detached.journalID), +1 -0)") == true, "\(line(of: detached) ?? "none")")
+    #expect(line(of: detached) == nil, "no branch holds it yet: \(line(of: detached) ?? "none")")
+    try world.git(["switch", "-q", "-c", "try"], in: repository)
+    let kept = try world.commit(in: repository, "Keep trying")
+    #expect(
+      line(of: detached)?.hasSuffix("(\(detached.journalID) on try, +1 -0)") == true, "\(line(of: detached) ?? "none")")
+    #expect(line(of: kept)?.hasSuffix("(\(kept.journalID) on try, +1 -0)") == true, "\(line(of: kept) ?? "none")")
     #expect(world.hookLogLines().isEmpty, "\(world.hookLogLines())")
   }
 

@@ -154,6 +154,73 @@ import Testing
         .repositories.map(\.name) == ["site"])
   }
 
+  /// `repos remove --forget` asks first on a terminal: anything but yes erases nothing; `--yes` asks nothing.
+  @Test func reposRemoveForgetAsksOnATerminal() async throws {
+    let sandbox = try JournalSandbox()
+    let app = try sandbox.makeRepository("app")
+    try sandbox.register(app)
+    _ = try app.commit(message: "Kept work", date: "2026-03-10T09:00:00Z")
+    #expect(await sandbox.run("rebuild", "2026-03-10").status == 0)
+    let before = try String(contentsOfFile: sandbox.configPath, encoding: .utf8)
+
+    let terminal = try Pseudoterminal()
+    terminal.type("n\n")
+    let output = TextOutput()
+    let error = TextOutput()
+    let declined = await CLI.main(
+      arguments: ["repos", "remove", "app", "--forget"], environment: sandbox.environment(), standardOutput: output,
+      standardError: error, standardInput: terminal.input)
+    #expect(declined == ExitStatus.failure)
+    #expect(error.text.contains("Erase every commit of app"), "\(error.text)")
+    #expect(output.text.contains("Kept app: nothing erased"), "\(output.text)")
+    #expect(try String(contentsOfFile: sandbox.configPath, encoding: .utf8) == before)
+    #expect(sandbox.journalFile("2026-03-10")?.contains("Kept work") == true)
+
+    terminal.type("y\n")
+    let accepted = await CLI.main(
+      arguments: ["repos", "remove", "app", "--forget"], environment: sandbox.environment(),
+      standardOutput: TextOutput(), standardError: TextOutput(), standardInput: terminal.input)
+    #expect(accepted == ExitStatus.success)
+    #expect(sandbox.journalFile("2026-03-10")?.contains("Kept work") != true)
+
+    // --yes asks nothing, even on a terminal: nothing typed, nothing read.
+    let site = try sandbox.makeRepository("site")
+    try sandbox.register(site)
+    let quiet = TextOutput()
+    let forced = await CLI.main(
+      arguments: ["repos", "remove", "site", "--forget", "--yes"], environment: sandbox.environment(),
+      standardOutput: TextOutput(), standardError: quiet, standardInput: terminal.input)
+    #expect(forced == ExitStatus.success)
+    #expect(!quiet.text.contains("Erase"), "\(quiet.text)")
+    #expect(await sandbox.run("repos", "remove", "site", "--yes").status == ExitStatus.usage)
+  }
+
+  /// A write to standard output that fails (a full disk) is an error, not a silent success.
+  @Test func aFailedWriteToStandardOutputIsAnError() async throws {
+    let sandbox = try JournalSandbox()
+    let app = try sandbox.makeRepository("app")
+    try sandbox.register(app)
+    _ = try app.commit(message: "Some work", date: "2026-03-10T09:00:00Z")
+    let full = open("/dev/full", O_WRONLY | O_CLOEXEC)
+    try #require(full >= 0)
+    defer { close(full) }
+    let error = TextOutput()
+    let status = await CLI.main(
+      arguments: ["show", "2026-03-10"], environment: sandbox.environment(),
+      standardOutput: TextOutput(descriptor: full),
+      standardError: error)
+    #expect(status == ExitStatus.failure)
+    #expect(error.text.contains("error: cannot write to standard output: No space left on device"), "\(error.text)")
+
+    // The built binary, as a shell redirects it.
+    let binary = try BinaryRunner.executable()
+    let result = try Subprocess.run(
+      "/bin/sh", ["-c", "'\(binary)' show 2026-03-10 > /dev/full"], environment: sandbox.binaryEnvironment,
+      currentDirectory: sandbox.home)
+    #expect(result.status == 1, "\(result)")
+    #expect(result.standardError.contains("No space left on device"), "\(result)")
+  }
+
   /// Only a section left with blank lines goes: comments are the user's, and the rest of the file stays as it was.
   @Test func emptiedSectionsGoAndCommentsStay() throws {
     let folder = try ScratchDirectory("config-tidy")
