@@ -122,6 +122,15 @@ enum DayRecord {
     return facts
   }
 
+  /// Whether a commit's numbers are ones this machine could have written for the day of `midnight`.
+  private static func isInRange(
+    files: Int64, insertions: Int64, deletions: Int64, offset: Int64, authoredAt: Int64, midnight: Int64
+  ) -> Bool {
+    (0...largestCount).contains(files) && (0...largestCount).contains(insertions)
+      && (0...largestCount).contains(deletions) && abs(offset) <= largestOffsetMinutes
+      && authoredAt >= midnight - largestDistanceFromDay && authoredAt <= midnight + largestDistanceFromDay
+  }
+
   /// The facts in a record's bytes, or nil when they hold no complete record of `day`.
   static func read(bytes: [UInt8], day: Day) -> DayFacts? {
     var problem: String?
@@ -166,9 +175,10 @@ enum DayRecord {
           isValid = false
           break
         }
-        guard [files, insertions, deletions].allSatisfy({ (0...largestCount).contains($0) }),
-          abs(offset) <= largestOffsetMinutes,
-          authoredAt >= midnight - largestDistanceFromDay, authoredAt <= midnight + largestDistanceFromDay
+        guard
+          isInRange(
+            files: files, insertions: insertions, deletions: deletions, offset: offset, authoredAt: authoredAt,
+            midnight: midnight)
         else {
           problem =
             "commit \(record.text(1)) has a count, a time or an offset out of range "
@@ -238,7 +248,13 @@ enum DayRecord {
           let commit = commits.baseAddress! + commitIndex
           // The reader sorts a project's commits by time, keeping those of one second in the order written.
           let isOrdered = commitIndex == 0 || (commit - 1).pointee.authoredAt <= commit.pointee.authoredAt
-          return isOrdered && isCommit(commit, in: record, fields: commitFields)
+          // What the reader refuses is held by no facts.
+          let stats = commit.pointee.stats
+          let isReadable = isInRange(
+            files: Int64(stats.filesChanged), insertions: Int64(stats.insertions), deletions: Int64(stats.deletions),
+            offset: Int64(commit.pointee.authorOffsetMinutes), authoredAt: commit.pointee.authoredAt,
+            midnight: facts.day.utcMidnight)
+          return isOrdered && isReadable && isCommit(commit, in: record, fields: commitFields)
         }
         commitIndex += 1
       } else {

@@ -24,10 +24,10 @@ import Testing
   static func examples() throws -> [DayFacts] {
     let merge = CommitRecord(
       id: try #require(ObjectID(hex: String(repeating: "cd", count: 20))), authorName: "Ada", authorEmail: "a@b.c",
-      authoredAt: 1_764_510_000, authorOffsetMinutes: 60, subject: "Merge \\ naïve – 日本", isMerge: true,
+      authoredAt: 1_796_046_000, authorOffsetMinutes: 60, subject: "Merge \\ naïve – 日本", isMerge: true,
       stats: .zero)
-    let first = try commit("ab", at: 1_764_500_000, subject: "Fix \\ the\nsync\r conflict")
-    let second = try commit("ef", at: 1_764_500_000)
+    let first = try commit("ab", at: 1_796_036_000, subject: "Fix \\ the\nsync\r conflict")
+    let second = try commit("ef", at: 1_796_036_000)
     return [
       DayFacts(
         day: day,
@@ -40,7 +40,10 @@ import Testing
         projects: [
           ProjectFacts(
             name: "app", path: "/a", isPrivate: false,
-            commits: [try commit("12", at: -5, branch: "feature/x\\y"), try commit("34", at: 7)])
+            commits: [
+              try commit("12", at: day.utcMidnight - 5, branch: "feature/x\\y"),
+              try commit("34", at: day.utcMidnight + 7),
+            ])
         ]),
       DayFacts(day: day, projects: []),
     ]
@@ -90,7 +93,7 @@ import Testing
     let others = [
       with([subject, project.commits[1]]), with([branch, project.commits[1]]), with([stats, project.commits[1]]),
       with([merge, project.commits[1]]), with([project.commits[0]]),
-      with(project.commits + [try Self.commit("99", at: 1_764_600_000)]),
+      with(project.commits + [try Self.commit("99", at: 1_796_136_000)]),
       DayFacts(day: Self.day, projects: rest),
       DayFacts(
         day: Self.day,

@@ -13,12 +13,12 @@ import Testing
   static func facts() throws -> DayFacts {
     let commit = CommitRecord(
       id: try #require(ObjectID(hex: String(repeating: "ab", count: 20))), authorName: "Ada\tLovelace",
-      authorEmail: "ada@example.com", authoredAt: 1_764_500_000, authorOffsetMinutes: -90,
+      authorEmail: "ada@example.com", authoredAt: 1_796_036_000, authorOffsetMinutes: -90,
       subject: "Fix \\ the\nsync\r conflict – naïve", isMerge: false,
       stats: DiffStats(filesChanged: 3, insertions: 120, deletions: 8))
     let merge = CommitRecord(
       id: try #require(ObjectID(hex: String(repeating: "cd", count: 20))), authorName: "Ada", authorEmail: "a@b.c",
-      authoredAt: 1_764_510_000, authorOffsetMinutes: 60, subject: "Merge", isMerge: true, stats: .zero)
+      authoredAt: 1_796_046_000, authorOffsetMinutes: 60, subject: "Merge", isMerge: true, stats: .zero)
     return DayFacts(
       day: day,
       projects: [
@@ -86,7 +86,7 @@ import Testing
     let old = [
       "day\t1\t2026-11-30",
       "project\tnotes app\t/home/ada/notes\t0",
-      "commit\t\(String(repeating: "ab", count: 20))\t1764500000\t-90\t0\t3\t120\t8\tAda\tada@example.com\tFix it",
+      "commit\t\(String(repeating: "ab", count: 20))\t1796036000\t-90\t0\t3\t120\t8\tAda\tada@example.com\tFix it",
       "end",
     ]
     try FileManager.default.createDirectory(atPath: store.folder, withIntermediateDirectories: true)

@@ -26,10 +26,10 @@ import Testing
 
   /// Laptop and desktop both cloned `app` (named differently on the desktop) and each has a project of its own.
   static func records() throws -> [(host: String, facts: DayFacts)] {
-    let shared = try commit("a", at: 1_764_496_800, "Shared change")
-    let laptopOnly = try commit("b", at: 1_764_500_400, "Laptop change")
-    let desktopOnly = try commit("c", at: 1_764_500_400, "Desktop change")
-    let notes = try commit("d", at: 1_764_504_000, "Notes")
+    let shared = try commit("a", at: 1_796_032_800, "Shared change")
+    let laptopOnly = try commit("b", at: 1_796_036_400, "Laptop change")
+    let desktopOnly = try commit("c", at: 1_796_036_400, "Desktop change")
+    let notes = try commit("d", at: 1_796_040_000, "Notes")
     return [
       (
         "laptop",
@@ -124,7 +124,7 @@ import Testing
 
   /// A machine whose gitjournal predates branch names records none: the branch another machine recorded shows.
   @Test func aBranchRecordedByAnyMachineShows() throws {
-    let plain = try Self.commit("a", at: 1_764_496_800, "Shared change")
+    let plain = try Self.commit("a", at: 1_796_032_800, "Shared change")
     var named = plain
     named.branch = "topic"
     let union = DayFacts.union(

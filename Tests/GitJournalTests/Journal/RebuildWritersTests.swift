@@ -142,7 +142,15 @@ import Testing
       #expect(FileManager.default.createFile(atPath: sandbox.journalDirectory + "/\(day).md", contents: page))
     }
     for day in [both, recordOnly] {
-      let moved = record.replacingOccurrences(of: "\t\(sourceDay)\n", with: "\t\(day)\n")
+      // The record of another day, its commits moved with it (a record's commits lie within days of its day).
+      let shift = Int64(sourceDay.distance(to: day)) * 86_400
+      let moved = record.replacingOccurrences(of: "\t\(sourceDay)\n", with: "\t\(day)\n").split(
+        separator: "\n", omittingEmptySubsequences: false
+      ).map { line -> String in
+        var fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+        if fields.first == "commit", fields.count > 2, let time = Int64(fields[2]) { fields[2] = String(time + shift) }
+        return fields.joined(separator: "\t")
+      }.joined(separator: "\n")
       #expect(moved != record)
       try moved.write(toFile: otherMachine + "/\(day).tsv", atomically: true, encoding: .utf8)
     }
