@@ -11,9 +11,10 @@ extension DayFacts {
   /// One line per fact, in a fixed order. Times are written as local ISO timestamps so that a change of time
   /// zone, which changes what the prompt says, changes the signature too.
   func canonicalText(calendar: JournalCalendar) -> String {
-    var lines = ["gitjournal-facts 1", "day \(day)"]
+    var lines = ["gitjournal-facts 2", "day \(day)"]
     for project in projects {
       lines.append("project \(project.name.debugDescription) private=\(project.isPrivate)")
+      lines.append("kinds \(project.kinds.canonical)")
       for commit in project.commits {
         let stats = commit.stats
         lines.append(

@@ -16,6 +16,12 @@ public struct DayFacts: Sendable, Equatable {
   public var projectCount: Int { projects.count }
   public var stats: DiffStats { projects.reduce(.zero) { $0 + $1.stats } }
   public var isEmpty: Bool { projects.isEmpty }
+  /// The kinds of work of the day's commits (`WorkKind`).
+  public var kinds: KindCounts {
+    var kinds = KindCounts()
+    for project in projects { kinds.add(project.kinds) }
+    return kinds
+  }
 
   /// The line the journal file and `show --json` both give, e.g. `3 commits across 2 projects, +128 -10`.
   public var summaryLine: String {
@@ -61,5 +67,7 @@ public struct ProjectFacts: Sendable, Equatable {
   public var commitCount: Int { commits.count }
   public var stats: DiffStats { commits.reduce(.zero) { $0 + $1.stats } }
   public var firstCommitAt: Int64? { commits.first?.authoredAt }
+  /// The kinds of work of the project's commits (`WorkKind`).
+  public var kinds: KindCounts { KindCounts(commits: commits) }
   public var lastCommitAt: Int64? { commits.last?.authoredAt }
 }

@@ -12,6 +12,8 @@ public struct DayReport: Codable, Equatable, Sendable {
   public var factualLine: String
   public var narrative: String?
   public var signature: String
+  /// The kinds of work of the day's commits, e.g. `{"fix": 2, "feature": 1}` (`WorkKind`).
+  public var kinds: KindCounts
   public var projects: [Project]
 
   public struct Project: Codable, Equatable, Sendable {
@@ -23,6 +25,7 @@ public struct DayReport: Codable, Equatable, Sendable {
     public var filesChanged: Int
     public var firstCommitAt: String?
     public var lastCommitAt: String?
+    public var kinds: KindCounts
     public var commits: [Commit]
   }
 
@@ -61,6 +64,7 @@ public struct DayReport: Codable, Equatable, Sendable {
     try container.encode(factualLine, forKey: .factualLine)
     try container.encode(narrative, forKey: .narrative)
     try container.encode(signature, forKey: .signature)
+    try container.encode(kinds, forKey: .kinds)
     try container.encode(projects, forKey: .projects)
   }
 
@@ -75,13 +79,14 @@ public struct DayReport: Codable, Equatable, Sendable {
     factualLine = facts.summaryLine
     self.narrative = narrative
     signature = facts.signature(calendar: calendar)
+    kinds = facts.kinds
     projects = facts.projects.map { project in
       let stats = project.stats
       return Project(
         name: project.name, path: project.path, commitCount: project.commitCount, insertions: stats.insertions,
         deletions: stats.deletions, filesChanged: stats.filesChanged,
         firstCommitAt: project.firstCommitAt.map(calendar.isoTimestamp),
-        lastCommitAt: project.lastCommitAt.map(calendar.isoTimestamp),
+        lastCommitAt: project.lastCommitAt.map(calendar.isoTimestamp), kinds: project.kinds,
         commits: project.commits.map { commit in
           Commit(
             id: commit.id, authoredAt: calendar.isoTimestamp(commit.authoredAt), subject: commit.subject,

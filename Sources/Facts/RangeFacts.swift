@@ -32,6 +32,8 @@ public struct RangeFacts: Sendable, Equatable {
     public let stats: DiffStats
     /// The days with at least one of its commits.
     public let activeDays: [Day]
+    /// The kinds of work of its commits, summed over the range.
+    public let kinds: KindCounts
   }
 
   public var commitCount: Int { days.reduce(0) { $0 + $1.commitCount } }
@@ -45,8 +47,10 @@ public struct RangeFacts: Sendable, Equatable {
     var commits: [String: Int] = [:]
     var stats: [String: DiffStats] = [:]
     var active: [String: [Day]] = [:]
+    var kinds: [String: KindCounts] = [:]
     for day in days {
       for project in day.projects {
+        kinds[project.name, default: KindCounts()].add(project.kinds)
         commits[project.name, default: 0] += project.commitCount
         stats[project.name, default: .zero] = stats[project.name, default: .zero] + project.stats
         active[project.name, default: []].append(day.day)
@@ -54,11 +58,19 @@ public struct RangeFacts: Sendable, Equatable {
     }
     return commits.keys.sorted().map { name in
       ProjectTotals(
-        name: name, commitCount: commits[name] ?? 0, stats: stats[name] ?? .zero, activeDays: active[name] ?? [])
+        name: name, commitCount: commits[name] ?? 0, stats: stats[name] ?? .zero, activeDays: active[name] ?? [],
+        kinds: kinds[name] ?? KindCounts())
     }
   }
 
   public var projectCount: Int { Set(days.flatMap { $0.projects.map(\.name) }).count }
+
+  /// The kinds of work of the range's commits.
+  public var kinds: KindCounts {
+    var kinds = KindCounts()
+    for day in days { kinds.add(day.kinds) }
+    return kinds
+  }
 
   /// The day with the most commits (the earliest of equals), or nil for a range without commits.
   public var busiestDay: DayFacts? {

@@ -67,7 +67,8 @@ extension JournalPage {
       let days = project.activeDays.count
       lines.append(
         "- \(MarkdownText.inline(project.name)): \(commits(project.commitCount)) on \(days) "
-          + "\(days == 1 ? "day" : "days"), +\(project.stats.insertions) -\(project.stats.deletions)")
+          + "\(days == 1 ? "day" : "days"), +\(project.stats.insertions) -\(project.stats.deletions) "
+          + "(\(project.kinds.line))")
     }
     return lines
   }

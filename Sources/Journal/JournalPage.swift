@@ -44,7 +44,8 @@ public struct JournalPage: Equatable, Sendable {
     }
     lines.append(facts.summaryLine)
     for project in facts.projects {
-      lines += ["", "## " + MarkdownText.inline(project.name), ""]
+      // The kinds of work read under the heading, which stays the project's name alone (pages are parsed by it).
+      lines += ["", "## " + MarkdownText.inline(project.name), "", project.kinds.line, ""]
       for commit in project.commits {
         let shortID = String(commit.id.prefix(7))
         let change = commit.isMerge ? "merge" : "+\(commit.stats.insertions) -\(commit.stats.deletions)"

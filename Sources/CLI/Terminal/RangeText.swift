@@ -26,7 +26,7 @@ enum RangeText {
       lines.append(
         "- \(MarkdownText.inline(project.name)): \(project.commitCount) "
           + "\(project.commitCount == 1 ? "commit" : "commits") on \(days) \(days == 1 ? "day" : "days"), "
-          + "+\(project.stats.insertions) -\(project.stats.deletions)")
+          + "+\(project.stats.insertions) -\(project.stats.deletions) (\(project.kinds.line))")
     }
     if !facts.projects.isEmpty { lines.append("") }
     lines.append(facts.summaryLine)

@@ -35,7 +35,7 @@ import Testing
     #expect(
       Set(object.keys) == [
         "date", "commitCount", "projectCount", "insertions", "deletions", "filesChanged", "factualLine", "narrative",
-        "signature", "projects",
+        "signature", "kinds", "projects",
       ])
     #expect(object["narrative"] is NSNull, "narrative is null, not missing")
     let projects = try #require(object["projects"] as? [[String: Any]])
@@ -44,7 +44,7 @@ import Testing
     #expect(
       Set(project.keys) == [
         "name", "path", "commitCount", "insertions", "deletions", "filesChanged", "firstCommitAt", "lastCommitAt",
-        "commits",
+        "kinds", "commits",
       ])
     let commits = try #require(project["commits"] as? [[String: Any]])
     let commit = try #require(commits.first)

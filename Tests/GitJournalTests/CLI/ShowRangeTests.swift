@@ -176,9 +176,13 @@ import Testing
 
       ### app
 
+      1 fix
+
       - 09:00 Fix sync (`\(try app.git("rev-parse", "--short=7", "HEAD~1").trimmingCharacters(in: .whitespacesAndNewlines))`, +2 -0)
 
       ### site
+
+      1 refactor
 
       - 10:00 Tidy footer (`\(try site.git("rev-parse", "--short=7", "HEAD").trimmingCharacters(in: .whitespacesAndNewlines))`, +1 -0)
 
@@ -188,12 +192,14 @@ import Testing
 
       ### app
 
+      1 feature
+
       - 09:00 Add export (`\(try app.git("rev-parse", "--short=7", "HEAD").trimmingCharacters(in: .whitespacesAndNewlines))`, +0 -1)
 
       ## Total
 
-      - app: 2 commits on 2 days, +2 -1
-      - site: 1 commit on 1 day, +1 -0
+      - app: 2 commits on 2 days, +2 -1 (1 feature, 1 fix)
+      - site: 1 commit on 1 day, +1 -0 (1 refactor)
 
       3 commits across 2 projects on 2 of 7 days, +3 -1
 

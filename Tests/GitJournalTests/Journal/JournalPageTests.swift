@@ -58,9 +58,13 @@ import Testing
 
       ## api
 
+      1 other
+
       - 10:53 Secret work (`c333333`, +1 -0)
 
       ## web
+
+      2 other
 
       - 09:05 Use &lt;main&gt; &amp; \\`x\\` (`a111111`, +10 -3)
       - 17:00 Merge branch 'x' (`b222222`, merge)
