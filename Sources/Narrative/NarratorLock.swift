@@ -64,6 +64,12 @@ package final class NarratorLock {
     return Set(days).sorted()
   }
 
+  /// How many bytes of requests are waiting: it grows with every commit that asks while this narrator works.
+  package var pendingBytes: Int64 {
+    var info = stat()
+    return stat(pendingPath, &info) == 0 ? Int64(info.st_size) : 0
+  }
+
   /// Whether days were recorded since the last `takeRequests`: a commit came while this narrator worked.
   package var hasRequests: Bool {
     var info = stat()

@@ -10,11 +10,18 @@ struct NarrateCommand: Command {
   static let spec = CommandSpec(
     name: "narrate",
     abstract: "Add the model's sentence to days, weeks and months that lack one (the hook runs this).",
-    usage: "narrate [<day>...] [--retry-after-pause]",
+    usage: "narrate [<day>...] [--week] [--month] [--retry-after-pause] [--settle <seconds>]",
     options: [
+      OptionSpec(name: "week", abstract: "Also ask for the sentence of the days' weeks while they are still running."),
+      OptionSpec(
+        name: "month", abstract: "Also ask for the sentence of the days' months while they are still running."),
       OptionSpec(
         name: "retry-after-pause",
-        abstract: "After a failure of a server that answered, wait out the pause and try once more (the hook does).")
+        abstract: "After a failure of a server that answered, wait out the pause and try once more (the hook does)."),
+      OptionSpec(
+        name: "settle",
+        abstract: "Ask only once no commit has come for this long, so a burst gets one sentence (the hook gives 2).",
+        valueName: "seconds"),
     ],
     discussion: """
       One narrator runs at a time: one that finds another at work leaves its days to it and exits at once, and \
@@ -22,7 +29,8 @@ struct NarrateCommand: Command {
       answered (a timeout, a 503 while it loads its model), --retry-after-pause waits out the pause and tries \
       once more; when nothing listens at the server's address it stops at once. After the days, it asks for \
       the sentence of their week and month pages whose facts have none, once each, and not while commits keep \
-      arriving. With no day, today.
+      arriving: only for weeks and months that have ended (the first narrator after a period's end asks for \
+      it), unless --week or --month asks for the running one. With no day, today.
       """,
     examples: ["gitjournal narrate", "gitjournal narrate yesterday"], arguments: .days)
 
@@ -32,6 +40,13 @@ struct NarrateCommand: Command {
 
   let dayArguments: [String]
   let retryAfterPause: Bool
+  /// Whether the running week's and month's sentences are asked for too (`--week`, `--month`).
+  let runningWeek: Bool
+  let runningMonth: Bool
+  /// How long no commit must come before the model is asked (`--settle`).
+  let settleSeconds: Double
+  /// The longest a narrator waits for commits to settle: past it, it asks for the facts it has.
+  static let longestSettle: Double = 30
 
   /// The narrator's log line without the day it starts with, which `narrate` puts first itself.
   static func withoutDay(_ line: String, _ day: Day) -> String {
@@ -46,6 +61,36 @@ struct NarrateCommand: Command {
   init(_ arguments: ParsedArguments) throws(UsageError) {
     dayArguments = arguments.positionals
     retryAfterPause = arguments.has("retry-after-pause")
+    runningWeek = arguments.has("week")
+    runningMonth = arguments.has("month")
+    let settle = arguments.value("settle") ?? "0"
+    guard let seconds = Double(settle), seconds >= 0, seconds <= Self.longestSettle else {
+      throw UsageError(
+        message: "--settle takes a number of seconds from 0 to \(Int(Self.longestSettle)), not '\(settle)'",
+        spec: Self.spec)
+    }
+    settleSeconds = seconds
+  }
+
+  /// Waits until no commit has asked for a sentence for `settleSeconds` (at most `longestSettle`): commits that
+  /// come in a burst get one request, for their last facts.
+  private func settle(_ lock: NarratorLock) async {
+    guard settleSeconds > 0 else { return }
+    let step = 0.1
+    var size = lock.pendingBytes
+    var quiet = 0.0
+    var waited = 0.0
+    while quiet < settleSeconds && waited < Self.longestSettle {
+      try? await Task.sleep(for: .milliseconds(100))
+      waited += step
+      let now = lock.pendingBytes
+      if now != size {
+        size = now
+        quiet = 0
+      } else {
+        quiet += step
+      }
+    }
   }
 
   func run(_ context: CommandContext) async throws -> Int32 {
@@ -76,10 +121,12 @@ struct NarrateCommand: Command {
 
     let journaling = Journaling(configuration: configuration, environment: environment)
     var passes = 0
-    // The days whose weeks and months are still to narrate.
-    var periodDays: Set<Day> = []
+    // The days whose weeks and months are still to narrate: yesterday's too, so that the first narrator after a
+    // week or a month has ended asks for its sentence.
+    var periodDays: Set<Day> = [today.adding(days: -1)]
     repeat {
       passes += 1
+      await settle(lock)
       let requested = lock.takeRequests()
       periodDays.formUnion(requested)
       for day in requested.reversed() {
@@ -105,21 +152,33 @@ struct NarrateCommand: Command {
       // After the days, their weeks and months; not while commits keep arriving, which would change their facts
       // again: the next pass asks once, for the newest.
       if !lock.hasRequests || passes == Self.maximumRounds {
-        try await narratePeriods(of: Array(periodDays), narrator: narrator, journaling: journaling, context: context)
+        try await narratePeriods(
+          of: Array(periodDays), today: today, narrator: narrator, journaling: journaling, context: context)
         periodDays = []
       }
     } while passes < Self.maximumRounds && lock.releaseUnlessRequested()
     return ExitStatus.success
   }
 
+  /// Whether `period`'s sentence is asked for: once it has ended, or while it runs when `--week` or `--month` says
+  /// so. A running period's facts change with every commit: a sentence for them would be replaced before anyone
+  /// reads the page.
+  private func isAsked(_ period: PeriodFacts.Period, today: Day) -> Bool {
+    if period.last < today { return true }
+    switch period {
+    case .week: return runningWeek
+    case .month: return runningMonth
+    }
+  }
+
   /// One sentence at most for each week and month page of `days` whose facts have none: the model is asked only
   /// when no machine shared one and the cache has none; the sentence goes only onto the page of the facts it was
   /// written for.
   private func narratePeriods(
-    of days: [Day], narrator: Narrator, journaling: Journaling, context: CommandContext
+    of days: [Day], today: Day, narrator: Narrator, journaling: Journaling, context: CommandContext
   ) async throws {
     let calendar = journaling.configuration.calendar
-    for period in journaling.periods(of: days) {
+    for period in journaling.periods(of: days) where isAsked(period, today: today) {
       if narrator.isBackingOff() { return }
       let facts = try await journaling.recorded(period)
       guard !facts.isEmpty else { continue }

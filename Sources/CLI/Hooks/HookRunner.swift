@@ -146,17 +146,27 @@ struct HookRunner {
   func startNarratorIfNeeded(for report: Journaling.Report, configuration: Configuration) {
     let settings = configuration.narrative
     guard settings.engine != .off else { return }
+    // A running week's or month's page has no sentence while it runs (see `NarrateCommand`): only an ended one's
+    // missing sentence, or the day's, starts a narrator.
+    let today = configuration.calendar.day(containing: environment.now())
     let missing = report.written.filter { written in
       !written.facts.isEmpty
-        && (written.sentence == nil || written.periods.contains { !$0.facts.isEmpty && $0.sentence == nil })
+        && (written.sentence == nil
+          || written.periods.contains { !$0.facts.isEmpty && $0.sentence == nil && $0.facts.period.last < today })
     }.map(\.facts.day)
     guard !missing.isEmpty else { return }
     let backoff = NarrativeEngines.backoff(settings: settings, environment: environment)
     guard backoff.current(now: environment.now()) == nil else { return }
+    // The narrator waits until commits stop coming for a moment (`narrate --settle`): a burst gets one sentence.
+    let settle = environment.variables[Self.settleVariable] ?? "2"
     DetachedProcess.spawn(
-      executable: ExecutablePath.current, arguments: ["narrate", "--retry-after-pause"] + missing.map(\.description),
+      executable: ExecutablePath.current,
+      arguments: ["narrate", "--retry-after-pause", "--settle", settle] + missing.map(\.description),
       environment: environment.variables.filter { !Self.repositoryVariables.contains($0.key) })
   }
+
+  /// Seconds without a commit before the hook's narrator asks the model (2 unless set: tests set less).
+  static let settleVariable = "GITJOURNAL_NARRATE_SETTLE"
 
   /// What git exports to a hook about the committing repository (`git rev-parse --local-env-vars`): the
   /// narrator outlives the commit and reads every journaled repository, so it gets none of them.

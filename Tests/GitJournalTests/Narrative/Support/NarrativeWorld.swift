@@ -72,11 +72,13 @@ final class NarrativeWorld: Sendable {
   }
 
   /// Commits a new file with `git commit`, timed and read through a pipe as a GUI client would.
-  func timedCommit(_ subject: String, in repository: String? = nil, authorDate: Date? = nil) throws -> PipedRun {
+  func timedCommit(
+    _ subject: String, in repository: String? = nil, authorDate: Date? = nil, environment extra: [String: String] = [:]
+  ) throws -> PipedRun {
     let folder = repository ?? self.repository
     try Data("\(subject)\n".utf8).write(to: URL(fileURLWithPath: folder + "/file-\(UUID().uuidString).txt"))
     try hooks.git(["add", "-A"], in: folder)
-    var environment = hooks.environment
+    var environment = hooks.environment.merging(extra) { _, new in new }
     if let authorDate { environment["GIT_AUTHOR_DATE"] = HookWorld.gitDate(authorDate) }
     let run = try PipedRun.run(
       Subprocess.gitExecutable, ["commit", "-q", "-m", subject], environment: environment, in: folder)
