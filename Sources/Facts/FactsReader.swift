@@ -52,12 +52,6 @@ public struct FactsReader: Sendable {
     // Stored reads can hold only for a short span read by the hook (or `narrate`): `rebuild`, `show` and `doctor`
     // walk everything, and their walks are shared out below.
     let threads = policy.reusesWindows ? Self.readingThreads(for: reads.count) : 1
-    // Many repositories' stored reads are read from one copy of them all (see `StampedReadBundle`), made afresh
-    // below once enough of its copies no longer hold.
-    let usesBundle = policy.reusesWindows && sources.cacheDirectory != nil && reads.count >= Self.repositoriesForBundle
-    let bundle = usesBundle ? sources.cacheDirectory.flatMap(StampedReadBundle.init(cacheDirectory:)) : nil
-    // Whether each read's copy in the bundle did not answer where its repository's own stored read did.
-    var bundleMissed = Array(repeating: false, count: usesBundle ? reads.count : 0)
     if threads > 1 {
       // Many repositories: one thread per processor takes them in turn and answers each from its stored read. The
       // ones likely to have moved come first and are walked there and then, so that the walk of the one a hook
@@ -78,27 +72,20 @@ public struct FactsReader: Sendable {
       SideThreads.forEach(count: order.count, threads: threads) { position in
         let index = order[position]
         let read = reads[index]
-        let (commits, fromBundle) = read.scan.storedCommits(
-          authoredFrom: span.start, to: read.end, query: queries[index], bundle: bundle, position: index)
-        if let commits {
+        if let commits = read.scan.storedCommits(authoredFrom: span.start, to: read.end, query: queries[index]) {
           results.set(index, .success(commits))
         } else if isLikely[index] {
           results.set(index, walk(read))
         }
-        if usesBundle && !fromBundle && commits != nil { results.noteBundleMissed(index) }
       }
-      for (index, read) in reads.enumerated() {
-        outcomes[read.index] = results[index]
-        if usesBundle { bundleMissed[index] = results.bundleMissed(index) }
-      }
+      for (index, read) in reads.enumerated() { outcomes[read.index] = results[index] }
     } else {
       var stored = StoredReads(start: span.start)
-      for (index, read) in reads.enumerated() {
+      for read in reads {
         let query = stored.query(for: read)
-        let (commits, fromBundle) = read.scan.storedCommits(
-          authoredFrom: span.start, to: read.end, query: query, bundle: bundle, position: index)
-        if let commits { outcomes[read.index] = .success(commits) }
-        if usesBundle && !fromBundle && commits != nil { bundleMissed[index] = true }
+        if let commits = read.scan.storedCommits(authoredFrom: span.start, to: read.end, query: query) {
+          outcomes[read.index] = .success(commits)
+        }
       }
     }
     // The misses in parallel, one per core at a time; a single one (the repository a hook commits in) on this task,
@@ -120,18 +107,6 @@ public struct FactsReader: Sendable {
           outcomes[index] = outcome
           addNext()
         }
-      }
-    }
-
-    if usesBundle {
-      // A copy is stale when its repository's own stored read answered in its place. A repository that was walked
-      // is not counted: what it stored is counted at the next reading, and one that is never stored (a config with
-      // an `include`, say) would otherwise have the bundle made at every reading. Nor is the repository a hook
-      // commits in, which moves at every commit.
-      let likely = Set(policy.likelyMoved)
-      let stale = reads.indices.count { bundleMissed[$0] && !likely.contains(entries[reads[$0].index].path) }
-      if bundle == nil || stale >= max(Self.staleCopiesForNewBundle, reads.count / 16) {
-        StampedReadBundle.write(roots: reads.map { entries[$0.index].path }, cacheDirectory: sources.cacheDirectory)
       }
     }
 
@@ -177,14 +152,6 @@ public struct FactsReader: Sendable {
     var end: Int64
   }
 
-  /// How many repositories read their stored reads from one copy of them all (see `StampedReadBundle`): below,
-  /// the copy would cost more to read and to make than the few files it saves opening.
-  static let repositoriesForBundle = 8
-
-  /// How many stale copies in the bundle (besides the committing repository's) make it afresh, at least: each
-  /// costs its repository's own file, four system calls, and making the bundle reads them all.
-  static let staleCopiesForNewBundle = 4
-
   /// How many repositories make a thread of their own. A quiet repository's check is about ten system calls
   /// (15 to 25 µs), and a thread starts in 20 to 100 µs: from about 25 repositories a second core saves more than
   /// its thread costs.
@@ -221,25 +188,18 @@ public struct FactsReader: Sendable {
   struct ReadResults: @unchecked Sendable {
     typealias Outcome = Result<ScannedRepository, RepositoryProblem>
     private let slots: UnsafeMutableBufferPointer<Outcome?>
-    /// Whether each repository's copy in the bundle did not answer (see `StampedReadBundle`).
-    private let missedCopies: UnsafeMutableBufferPointer<Bool>
 
     init(count: Int) {
       slots = .allocate(capacity: count)
       slots.initialize(repeating: nil)
-      missedCopies = .allocate(capacity: count)
-      missedCopies.initialize(repeating: false)
     }
 
     func set(_ index: Int, _ outcome: Outcome) { slots[index] = outcome }
     subscript(index: Int) -> Outcome? { slots[index] }
-    func noteBundleMissed(_ index: Int) { missedCopies[index] = true }
-    func bundleMissed(_ index: Int) -> Bool { missedCopies[index] }
 
     func release() {
       slots.deinitialize()
       slots.deallocate()
-      missedCopies.deallocate()
     }
   }
 

@@ -32,17 +32,13 @@ package struct RepositoryScan {
     self.reusesWindows = reusesWindows
   }
 
-  /// The read kept from an earlier run for this span, while its stamp holds (see `StampedRead`): from `bundle`'s
-  /// copy when it holds (`position`: where the copy likely is), else from the repository's own stored read;
-  /// `fromBundle` says which answered. Nil commits when the repository must be opened. `query`, when given, is
-  /// `storedReadQuery` for the span, made once for many repositories.
+  /// The read kept from an earlier run for this span, while its stamp holds (see `StampedRead`); nil when the
+  /// repository must be opened. `query`, when given, is `storedReadQuery` for the span, made once for many
+  /// repositories.
   package func storedCommits(
-    authoredFrom start: Int64?, to end: Int64?, query: StampedRead.Query?, bundle: StampedReadBundle?,
-    position: Int
-  ) -> (commits: ScannedRepository?, fromBundle: Bool) {
-    guard let stamped = stampedRead(authoredFrom: start, to: end, query: query) else { return (nil, false) }
-    if let bundle, let commits = stamped.current(in: bundle, position: position) { return (commits, true) }
-    return (stamped.current(), false)
+    authoredFrom start: Int64?, to end: Int64?, query: StampedRead.Query?
+  ) -> ScannedRepository? {
+    stampedRead(authoredFrom: start, to: end, query: query)?.current()
   }
 
   /// The commits authored in the span. `checkingStored` false skips `storedCommits`, for a caller that has just

@@ -21,8 +21,7 @@ import Support
 /// `stampLength`), a record `commits`,
 /// one record per commit (see `WalkedCommit.fields`; the committer time is not kept) and a last record `end`.
 /// Anything else is a miss. The stamps are compared as text, not parsed as numbers: a hook checks about fifteen
-/// paths of every quiet repository, and parsing numbers cost it about 6 K instructions more a repository. With many
-/// repositories the hook reads these records from one copy of them all (see `StampedReadBundle`).
+/// paths of every quiet repository, and parsing numbers cost it about 6 K instructions more a repository.
 package struct StampedRead {
   /// Where the stored reads are kept; nil keeps nothing.
   private let cacheDirectory: String?
@@ -58,19 +57,9 @@ package struct StampedRead {
     return parsed { StateFile.read(path, $0) }
   }
 
-  /// This folder's stored read, made only when it is read or written: the bundle answers for most folders of a
-  /// hook with many (see `StampedReadBundle`).
+  /// This folder's stored read.
   private var path: String? {
     cacheDirectory.map { Self.path(in: $0, of: root) }
-  }
-
-  /// The stored read of `bundle`'s copy (see `StampedReadBundle`), when it is there, was stored for this query and
-  /// every stamped path stamps as it did; `position` is where the copy likely is.
-  func current(in bundle: StampedReadBundle, position: Int) -> ScannedRepository? {
-    guard cacheDirectory != nil else { return nil }
-    return bundle.withRecords(of: root, position: position) { buffer, lines in
-      parsed { StateFile.read(buffer: buffer, lines: lines, $0) }
-    } ?? nil
   }
 
   /// The read that `read` gives record by record, when it is one for this folder and query whose stamp holds.

@@ -118,21 +118,6 @@ import Testing
       }
     }
 
-    /// What a hook with many repositories reads: the copy in the bundle made by `bundle()` while it holds, else the
-    /// repository's own stored read, else a full read; branch names aside. `fromBundle` says whether the copy
-    /// answered.
-    func bundledOutcome() -> (Result<[CommitRecord], RepositoryProblem>, fromBundle: Bool) {
-      let scan = scan(stamped: true)
-      let (stored, fromBundle) = scan.storedCommits(
-        authoredFrom: StampedReadTests.dayStart, to: StampedReadTests.dayEnd, query: nil,
-        bundle: StampedReadBundle(cacheDirectory: cache), position: 0)
-      if let stored { return (.success(Self.withoutBranches(stored.commits)), fromBundle) }
-      return (hookedOutcome(), false)
-    }
-
-    /// Makes the bundle afresh from this repository's stored read.
-    func bundle() { StampedReadBundle.write(roots: [root], cacheDirectory: cache) }
-
     /// Lets everything changed so far age past the racy margin, then reads and stores under a stamp.
     func settle() throws {
       Thread.sleep(forTimeInterval: 0.15)
@@ -491,13 +476,9 @@ import Testing
   /// stamp held often enough for the comparison to mean something.
   /// Runs on a thread of its own: its git calls and pauses would otherwise hold a thread of the cooperative pool
   /// for minutes on a small machine, and starve the tests that serve HTTP meanwhile.
-  /// Seed 13 also goes through the bundle (see `StampedReadBundle`) as a hook with many repositories does, the
-  /// bundle made afresh at the end of every step: after the next change, its copy must not answer wrongly either.
   @Test(arguments: [11, 12, 13] as [UInt64])
   func stampedReadsEqualFullReads(seed: UInt64) async throws {
-    let throughBundle = seed == 13
     try await DedicatedThread.run {
-      var bundledSteps = 0
       let world = try World()
       let other = try TemporaryRepository(named: "other", in: world.repository.owner, initialize: false)
       try world.repository.git(["clone", "-q", world.repository.path, other.path], in: world.repository.owner.path)
@@ -505,13 +486,6 @@ import Testing
       var branches = ["main"]
       var stampedSteps = 0
       for step in 0..<40 {
-        if throughBundle {
-          // The bundle made at the end of the step before, with nothing changed since: it answers whenever the
-          // stored read was kept (past the racy margin), and what it answers is a full read.
-          let (outcome, fromBundle) = world.bundledOutcome()
-          #expect(outcome == world.fullOutcome(), "seed \(seed), step \(step), through the bundle before")
-          if fromBundle { bundledSteps += 1 }
-        }
         let log = try world.repository.git("log", "--all", "--format=%H").split(separator: "\n").map(String.init)
         let someCommit = log.randomElement(using: &random)!
         let environment = TemporaryRepository.identity(
@@ -568,18 +542,10 @@ import Testing
         if Int.random(in: 0..<5, using: &random) < 3 { usleep(120_000) }
         if world.isStamped { stampedSteps += 1 }
         let full = world.fullOutcome()
-        if throughBundle {
-          // The bundle was made before the change, from the stored read as it was then.
-          #expect(world.bundledOutcome().0 == full, "seed \(seed), step \(step), through the bundle")
-        }
         #expect(world.hookedOutcome() == full, "seed \(seed), step \(step)")
         #expect(world.hookedOutcome() == full, "seed \(seed), step \(step), again")
-        if throughBundle { world.bundle() }
       }
       #expect(stampedSteps >= 3, "the stamp held at only \(stampedSteps) steps: the test compares little")
-      if throughBundle {
-        #expect(bundledSteps >= 3, "the bundle answered at only \(bundledSteps) steps: the test compares little")
-      }
     }
   }
 }
