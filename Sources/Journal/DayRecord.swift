@@ -86,7 +86,8 @@ enum DayRecord {
 
   /// The facts in the file at `path`, or nil when it holds no complete record of `day`.
   static func read(_ path: String, day: Day) -> DayFacts? {
-    guard let contents = (try? AtomicFile.readContents(path)) ?? nil else { return nil }
+    // Not following a symlink: a record is a file of gitjournal's own, and a link would show another file's text.
+    guard let contents = (try? AtomicFile.readOwnFile(path)) ?? nil else { return nil }
     return read(bytes: contents.bytes, day: day)
   }
 

@@ -51,7 +51,9 @@ struct HookRunner {
       let report = try await Journaling(configuration: configuration, environment: environment).refresh(
         days: days, likelyMoved: committing)
       startNarratorIfNeeded(for: report, configuration: configuration)
-      log.append(Self.carriedLines(report, hook: hook), now: environment.now())
+      log.append(
+        Self.carriedLines(report, hook: hook) + report.refused.map { "\(hook.rawValue): \($0)" }, now: environment.now()
+      )
       let problem = narrativeProblem.map { "\(hook.rawValue): \($0); no model request until it is fixed" }
       guard !report.skipped.isEmpty || problem != nil else { return nil }
       log.append(
