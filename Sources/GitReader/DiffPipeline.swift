@@ -189,7 +189,7 @@ final class DiffPipeline: @unchecked Sendable {
   /// pack last.
   static func inPackOrder(_ files: [FileWork], packs: PackedObjects) -> [Int32] {
     func place(_ id: ObjectID) -> Int {
-      guard let (pack, offset) = packs.location(of: id) else { return .max }
+      guard let (pack, found) = packs.location(of: id), let offset = found else { return .max }
       return pack << 48 | offset
     }
     var places = files.indices.map { number in

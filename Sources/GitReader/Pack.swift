@@ -69,17 +69,18 @@ struct Pack: @unchecked Sendable {
     self.data = data
   }
 
-  /// Where `id` starts in the data, nil when the pack does not hold it (or its index entry points nowhere).
-  func offset(of id: ObjectID) -> Int? {
+  /// Where `id` starts in the data: nil when the pack does not hold it, `.some(nil)` when its index entry points
+  /// outside the data (a damaged index).
+  func offset(of id: ObjectID) -> Int?? {
     let bytes = index.bytes
-    return withUnsafeBytes(of: id.raw.id) { wanted -> Int? in
+    return withUnsafeBytes(of: id.raw.id) { wanted -> Int?? in
       let first = Int(wanted[0])
       var low = first == 0 ? 0 : Int(Self.uint32(bytes, at: Self.fanoutStart + (first - 1) * 4))
       var high = Int(Self.uint32(bytes, at: Self.fanoutStart + first * 4))
       while low < high {
         let middle = (low + high) / 2
         let order = memcmp(bytes.baseAddress! + Self.namesStart + middle * 20, wanted.baseAddress!, 20)
-        if order == 0 { return offset(at: middle) }
+        if order == 0 { return .some(offset(at: middle)) }
         if order < 0 { low = middle + 1 } else { high = middle }
       }
       return nil
@@ -213,8 +214,9 @@ final class PackedObjects: Sendable {
     }
   }
 
-  /// The pack holding `id` and where, searching every pack.
-  func location(of id: ObjectID) -> (pack: Int, offset: Int)? {
+  /// The pack holding `id` and where, searching every pack; a nil offset when its index entry points outside the
+  /// pack.
+  func location(of id: ObjectID) -> (pack: Int, offset: Int?)? {
     for (number, pack) in packs.enumerated() {
       if let offset = pack.offset(of: id) { return (number, offset) }
     }

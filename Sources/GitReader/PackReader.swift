@@ -9,9 +9,11 @@ import Support
 /// reader of its own over the shared, read-only `PackedObjects`, with its own decompressor and buffers; the one
 /// lock left is the delta bases' (`DeltaBases`), taken for each step of a delta chain, held for a lookup.
 ///
-/// It reads what the pack format defines: whole objects and both kinds of delta. Anything else (a loose object,
-/// one in an alternate's packs, a pack it cannot read, an entry whose sizes or zlib stream do not hold) gives nil,
-/// and the caller asks libgit2, which then also reports any damage in its own words. Like libgit2 with strict
+/// It reads what the pack format defines: whole objects and both kinds of delta. What it does not read (a loose
+/// object, one in an alternate's packs, a pack it cannot read, an object over `largestObject`) is `.elsewhere`, and
+/// the caller asks libgit2. An entry it finds damaged (an index offset outside the pack, a header, zlib stream or
+/// delta that does not hold, a delta chain that loops) is `.damaged`, and libgit2 is not asked: it dies on some of
+/// these instead of failing. Like libgit2 with strict
 /// verification off, it checks no object's hash: damage that still parses (a header byte that names another
 /// kind) gives that object, which the caller then refuses as the wrong kind.
 final class PackReader {
@@ -50,9 +52,10 @@ final class PackReader {
     entryBuffer.deallocate()
   }
 
-  /// `id`'s kind and bytes from the packs, nil when it is not there or cannot be read here.
-  func read(_ id: ObjectID) -> RawObject? {
-    guard let (pack, offset) = objects.location(of: id) else { return nil }
+  /// `id`'s kind and bytes from the packs (see `PackRead`).
+  func read(_ id: ObjectID) -> PackRead {
+    guard let (pack, found) = objects.location(of: id) else { return .elsewhere }
+    guard let offset = found else { return .damaged("its index entry points outside its pack") }
     defer {
       if entryBuffer.count > Self.largestKeptBuffer { Self.release(&entryBuffer) }
       if deltaBuffer.count > Self.largestKeptBuffer { Self.release(&deltaBuffer) }
@@ -67,7 +70,7 @@ final class PackReader {
 
   /// The object that starts at `offset` of pack `number`: its entry's delta chain followed down to a whole
   /// object (or a cached base), then each delta applied on the way back up.
-  private func object(inPack number: Int, at start: Int) -> RawObject? {
+  private func object(inPack number: Int, at start: Int) -> PackRead {
     var chain: [(pack: Int, offset: Int, header: EntryHeader)] = []
     var pack = number
     var offset = start
@@ -77,12 +80,16 @@ final class PackReader {
         base = cached
         break
       }
-      guard chain.count < Self.deepestChain, let header = entryHeader(in: objects.packs[pack], at: offset) else {
-        return nil
+      guard chain.count < Self.deepestChain else {
+        return .damaged("its deltas refer to each other in a loop (a chain deeper than \(Self.deepestChain))")
       }
+      guard let header = entryHeader(in: objects.packs[pack], at: offset) else {
+        return .damaged("its entry's header does not hold")
+      }
+      guard header.size <= Self.largestObject else { return .elsewhere }
       if let kind = header.kind {
         guard let whole = inflated(from: objects.packs[pack], entry: header) else {
-          return nil
+          return .damaged("its compressed data does not hold")
         }
         base = RawObject(kind: kind, storage: whole, count: header.size)
         bases.store(base, pack: pack, offset: offset)
@@ -93,23 +100,28 @@ final class PackReader {
       case .offset(let baseOffset):
         offset = baseOffset
       case .id(let baseID):
-        guard let (basePack, baseOffset) = objects.location(of: baseID) else { return nil }
+        // A base in no pack may be a loose object, which libgit2 reads.
+        guard let (basePack, found) = objects.location(of: baseID) else { return .elsewhere }
+        guard let baseOffset = found else { return .damaged("its delta base's index entry points outside its pack") }
         (pack, offset) = (basePack, baseOffset)
       case nil:
-        return nil
+        return .damaged("its entry's header does not hold")
       }
     }
     // Deltas are applied from the one nearest the whole object up to the entry asked for, each result kept as a
     // base for the next reads.
     var made = 0
     for (entryPack, entryOffset, header) in chain.reversed() {
-      guard let applied = applyDelta(of: header, inPack: entryPack, to: base) else { return nil }
+      var isTooLarge = false
+      guard let applied = applyDelta(of: header, inPack: entryPack, to: base, isTooLarge: &isTooLarge) else {
+        return isTooLarge ? .elsewhere : .damaged("a delta of it does not apply to its base")
+      }
       made += applied.bytes.count
-      guard made <= Self.largestChainOutput else { return nil }
+      guard made <= Self.largestChainOutput else { return .elsewhere }
       base = applied
       bases.store(base, pack: entryPack, offset: entryOffset)
     }
-    return base
+    return .object(base)
   }
 
   // MARK: Entries
@@ -148,7 +160,6 @@ final class PackReader {
       size |= Int(byte & 0x7f) << shift
       shift += 7
     }
-    guard size <= Self.largestObject else { return nil }
     switch type {
     case 1, 2, 3, 4:
       return EntryHeader(kind: ObjectKind(rawValue: type), size: size, offset: start, length: position, base: nil)
@@ -215,8 +226,11 @@ final class PackReader {
 
   /// Applies the delta of entry `header` to `base`: the base's size and the result's, each in 7-bit groups, then
   /// instructions that copy a range of the base or insert bytes of the delta's own. Nil unless every range lies
-  /// inside the base and the instructions make exactly the result's size.
-  private func applyDelta(of header: EntryHeader, inPack number: Int, to base: RawObject) -> RawObject? {
+  /// inside the base and the instructions make exactly the result's size; `isTooLarge` set when the result would be
+  /// larger than `largestObject`.
+  private func applyDelta(
+    of header: EntryHeader, inPack number: Int, to base: RawObject, isTooLarge: inout Bool
+  ) -> RawObject? {
     if deltaBuffer.count < header.size + 1 {
       deltaBuffer.deallocate()
       deltaBuffer = .allocate(byteCount: max(header.size + 1, 64 << 10), alignment: 16)
@@ -225,8 +239,12 @@ final class PackReader {
     let delta = UnsafeRawBufferPointer(rebasing: deltaBuffer[..<header.size])
     var position = 0
     guard let baseSize = Self.varint(delta, &position), baseSize == base.bytes.count,
-      let resultSize = Self.varint(delta, &position), resultSize <= Self.largestObject
+      let resultSize = Self.varint(delta, &position)
     else { return nil }
+    guard resultSize <= Self.largestObject else {
+      isTooLarge = true
+      return nil
+    }
     let storage = UnsafeMutableRawPointer.allocate(byteCount: resultSize + 1, alignment: 16)
     var written = 0
     var isValid = true

@@ -245,12 +245,18 @@ package final class Repository {
   }
 
   /// `id`'s bytes, which must be a `kind`: from the pack reader when there is one and it has them, else from
-  /// libgit2 (loose objects, alternates, and any entry the reader does not read).
+  /// libgit2 (loose objects, alternates, and any entry the reader does not read). An object the reader found damaged
+  /// is an error here, never asked of libgit2 (see `PackRead`).
   func rawObject(_ id: ObjectID, of kind: ObjectKind) throws(GitError) -> RawObject {
     let object: RawObject
-    if let read = packReader?.read(id) {
+    switch packReader?.read(id) ?? .elsewhere {
+    case .object(let read):
       object = read
-    } else {
+    case .damaged(let problem):
+      throw GitError(
+        code: GIT_EINVALID.rawValue, function: "git_odb_read",
+        message: "object \(id.hex) is damaged: \(problem); 'git fsck' tells what else is")
+    case .elsewhere:
       if objectDatabase == nil {
         var database: OpaquePointer?
         try check(git_repository_odb(&database, pointer), "git_repository_odb")

@@ -26,6 +26,9 @@ struct DayRecordStore: Sendable {
   let host: String
   /// This machine's folder.
   let folder: String
+  /// The folder `root` is in (the journal folder): no folder below it is read or written through a symlink
+  /// (`FolderLinks`).
+  let base: String
 
   init(journalDirectory: String, host: String) {
     self.init(root: journalDirectory + "/.gitjournal", host: host)
@@ -35,13 +38,20 @@ struct DayRecordStore: Sendable {
     self.root = root
     self.host = host
     folder = root + "/" + host
+    base = PathText.folder(of: root)
   }
 
   func path(of day: Day) -> String { folder + "/" + day.description + ".tsv" }
 
   /// This machine's record of `day`, or nil when there is no readable record.
   func read(_ day: Day) -> DayFacts? {
-    DayRecord.read(path(of: day), day: day)
+    guard FolderLinks.firstLink(in: folder, below: base) == nil else { return nil }
+    return DayRecord.read(path(of: day), day: day)
+  }
+
+  /// This machine's folder opened for `readStamped`, refused when it or `root` is a symlink.
+  func openFolder() -> OpenFolder {
+    OpenFolder(folder, below: base)
   }
 
   /// `read(_:)` with the stamp of the version read (nil when there is no file to read), from one read of the file
@@ -96,6 +106,12 @@ struct DayRecordStore: Sendable {
 
   /// One machine's record of `day` (`show --host`), or nil.
   func record(of day: Day, host name: String) -> DayFacts? {
+    guard FolderLinks.firstLink(in: root + "/" + name, below: base) == nil else { return nil }
+    return listedRecord(of: day, host: name)
+  }
+
+  /// `record(of:host:)` of a machine `machines()` listed, whose folders it looked at.
+  private func listedRecord(of day: Day, host name: String) -> DayFacts? {
     DayRecord.read(root + "/" + name + "/\(day).tsv", day: day)
   }
 
@@ -105,13 +121,16 @@ struct DayRecordStore: Sendable {
   }
 
   private func records(of day: Day, machines: [String]) -> [(host: String, facts: DayFacts)] {
-    machines.compactMap { name in record(of: day, host: name).map { (name, $0) } }
+    machines.compactMap { name in listedRecord(of: day, host: name).map { (name, $0) } }
   }
 
   /// The machines with a folder of records, this one included once it wrote, sorted by name.
   func machines() -> [String] {
+    // No machine's records are read through a symlink: not `root`'s, nor a machine folder's.
+    var info = stat()
+    if lstat(root, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK { return [] }
     // readdir, not FileManager: every day's render lists this folder.
-    FolderListing.names(in: root, withPrefix: "").filter(HostName.isValid).sorted()
+    return FolderListing.folders(in: root).filter(HostName.isValid).sorted()
   }
 
   /// The days this machine has a record of, oldest first.
@@ -157,12 +176,14 @@ struct DayRecordStore: Sendable {
     if case .read(let previous) = recorded, previous == facts { return false }
     let bytes = StateFile.bytes(of: DayRecord.records(of: facts))
     let path = path(of: facts.day)
-    if recorded == .unread, let existing = try? AtomicFile.readContents(path), existing.bytes == bytes {
+    try FolderLinks.requireNone(in: folder, below: base)
+    if recorded == .unread, let existing = try? AtomicFile.readOwnFile(path), existing.bytes == bytes {
       return false
     }
+    // A symlink in the record's place is replaced, never written through.
     return try AtomicFile.write(
       bytes: bytes, to: path, durable: durable, holdingLock: true, unlessChangedFrom: nil, folderSyncs: folderSyncs,
-      creatingFolder: folder)
+      destination: AtomicFile.Destination(replacing: path), creatingFolder: folder)
   }
 
   /// Removes the record of `day` (a day whose facts were all forgotten).
@@ -190,9 +211,10 @@ struct DayRecordStore: Sendable {
     let path = folder + "/" + ForgottenCommits.fileName
     let known = ForgottenCommits.read(path)
     guard !ids.isSubset(of: known) else { return }
+    try FolderLinks.requireNone(in: folder, below: base)
     try makeFolders(folder)
     _ = try AtomicFile.write(
       bytes: ForgottenCommits.bytes(of: known.union(ids)), to: path, durable: true, holdingLock: true,
-      unlessChangedFrom: nil, folderSyncs: folderSyncs)
+      unlessChangedFrom: nil, folderSyncs: folderSyncs, destination: AtomicFile.Destination(replacing: path))
   }
 }

@@ -103,20 +103,19 @@ public struct LockedJournalStore: Sendable {
     let conflicts = SyncConflicts(journalDirectory: store.directory)
     for attempt in 0..<Self.maximumAttempts {
       let (existing, destination) = try AtomicFile.readForReplacing(file)
-      if attempt == 0 {
-        // A symlinked page's temporary file is beside its target, out of the listing.
-        if destination.isLink { AtomicFile.removeLockedLeftover(besides: file, lockHolder: lockHolder) }
-      } else {
+      // Never written through: a page synced in as a symlink would have gitjournal write into whatever it names.
+      if destination.isLink { throw Self.linkedPage(file) }
+      if attempt > 0 {
         // Another writer landed meanwhile: the page is made from the machines as they are now.
         machines.reset()
       }
       let (page, isEmpty) = render()
       if isEmpty && existing == nil { return .nothingToWrite }
       // A sync tool's copies of this file: their text goes into the file, then they are kept aside.
-      let copies = store.conflictCandidates.copies(of: pageName)
       let text = existing.map { JournalText(bytes: $0.bytes) }
-      let (merged, isFresh) = JournalMerger.mergeTellingFresh(
-        page: page, into: conflicts.merging(copies, into: text?.text), pageName: pageName)
+      let (withCopies, copies) = conflicts.merging(
+        store.conflictCandidates.copies(of: pageName), into: text?.text, refused: store.refused)
+      let (merged, isFresh) = JournalMerger.mergeTellingFresh(page: page, into: withCopies, pageName: pageName)
       let bytes = text?.bytes(of: merged) ?? Array(merged.utf8)
       if let existing, bytes == existing.bytes {
         keep(copies, with: conflicts)
@@ -138,6 +137,14 @@ public struct LockedJournalStore: Sendable {
     throw SystemError("write", path: file + " (it kept changing while being written; try again)", errorNumber: EAGAIN)
   }
 
+  /// Why the page at `file`, a symlink, is left alone.
+  static func linkedPage(_ file: String) -> SystemError {
+    SystemError(
+      "write", path: file, errorNumber: ELOOP,
+      explanation: "it is a symlink, and gitjournal writes through none inside the journal folder; put the file "
+        + "itself in its place (the journal folder may be a symlink, the pages in it may not)")
+  }
+
   /// In the names of temporary files: each machine writing one journal folder holds its own journal lock.
   private var lockHolder: String { "-" + store.host }
 
@@ -150,6 +157,10 @@ public struct LockedJournalStore: Sendable {
   ) throws(SystemError) -> Bool {
     for _ in 0..<Self.maximumAttempts {
       let (contents, destination) = try AtomicFile.readForReplacing(file)
+      if destination.isLink {
+        store.refused.note(Self.linkedPage(file).description)
+        return false
+      }
       guard let existing = contents else { return false }
       let text = JournalText(bytes: existing.bytes)
       let old = JournalMerger.links(in: text.text)
@@ -168,7 +179,7 @@ public struct LockedJournalStore: Sendable {
 
   /// The links line of the page at `file`, as gitjournal last wrote it, or nil.
   public func links(at file: String) -> PageLinks? {
-    guard let contents = try? AtomicFile.readContents(file) else { return nil }
+    guard let contents = try? AtomicFile.readOwnFile(file) else { return nil }
     return JournalMerger.links(inBytes: contents.bytes)
   }
 
@@ -212,7 +223,7 @@ public struct LockedJournalStore: Sendable {
 
   /// This machine's folder of records, opened for `stampedRecord(of:in:expecting:)`.
   package func openRecordFolder() -> OpenFolder {
-    OpenFolder(store.records.folder)
+    store.records.openFolder()
   }
 
   /// This machine's record of `day` and the stamp of the version read, from one read of the file looked up in its
@@ -248,7 +259,7 @@ public struct LockedJournalStore: Sendable {
 extension LockedJournalStore {
   /// Moves merged copies aside, and out of this process's listing.
   fileprivate func keep(_ copies: [String], with conflicts: SyncConflicts) {
-    conflicts.keep(copies)
+    conflicts.keep(copies, refused: store.refused)
     store.conflictCandidates.remove(copies)
   }
 }

@@ -35,8 +35,11 @@ struct SharedSentences: Sendable {
   /// The machines that shared a sentence, by name.
   private func machines() -> [String] {
     machineFolders.names {
-      FolderListing.names(in: root, withPrefix: "").filter {
+      // No sentence is read through a symlink: not `root`, a machine's folder, nor its `sentences`.
+      let base = PathText.folder(of: root)
+      return FolderListing.folders(in: root).filter {
         HostName.isValid($0) && access(root + "/" + $0 + "/sentences", F_OK) == 0
+          && FolderLinks.firstLink(in: root + "/" + $0 + "/sentences", below: base) == nil
       }.sorted()
     }
   }
@@ -61,6 +64,7 @@ struct SharedSentences: Sendable {
 
   func share(_ sentence: String, of page: String, signature: String) {
     let path = path(of: page, host: host)
+    guard FolderLinks.firstLink(in: PathText.folder(of: path), below: PathText.folder(of: root)) == nil else { return }
     var entries = Self.read(path, page: page)
     guard !entries.contains(where: { $0.signature == signature && $0.text == sentence }) else { return }
     entries.removeAll { $0.signature == signature }

@@ -54,38 +54,84 @@ struct SyncConflicts: Sendable {
     ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
   }
 
+  /// The most bytes of a copy that are merged: a copy is a day's page, a few kilobytes; a larger one is left where it
+  /// is, unread, so that no file from another machine makes a commit wait on its merge.
+  static let largestCopy = 4 << 20
+
   /// `text` (the day's file, nil when there is none) with the user's text from each copy that it lacks, in the
   /// copies' order, each copy's part after a line naming it. Deterministic, so machines that merge the same copies
   /// into the same file write the same bytes; and a paragraph the file holds already is not added again, so a copy
-  /// of a file that already took a copy's text adds nothing.
-  func merging(_ names: [String], into text: String?) -> String? {
+  /// of a file that already took a copy's text adds nothing. The paragraphs held are a hashed set, so the merge takes
+  /// time in proportion to the text, however many paragraphs the copies hold.
+  /// A copy that is a symlink, no regular file, or larger than `largestCopy` is neither read nor merged: it is left
+  /// out of `taken` (what `keep` then moves aside), with a line in `refused`.
+  func merging(
+    _ names: [String], into text: String?, refused: RefusedFiles? = nil
+  ) -> (text: String?, taken: [String]) {
     var result = text
+    var taken: [String] = []
+    var present = Set(Self.paragraphs(of: Self.userText(of: text ?? "")))
     for name in names {
-      guard let data = FileManager.default.contents(atPath: journalDirectory + "/" + name) else { continue }
-      let present = Self.userText(of: result ?? "")
-      let missing = Self.paragraphs(of: Self.userText(of: String(decoding: data, as: UTF8.self))).filter {
+      let path = journalDirectory + "/" + name
+      let contents: AtomicFile.Contents?
+      do throws(SystemError) {
+        // Not following a symlink: a link in the journal folder would merge any file it names into a page that
+        // then syncs to every machine.
+        contents = try AtomicFile.readOwnFile(path, largest: Self.largestCopy)
+      } catch {
+        refused?.note(Self.refusal(of: path, error))
+        continue
+      }
+      guard let contents else { continue }
+      taken.append(name)
+      let missing = Self.paragraphs(of: Self.userText(of: String(decoding: contents.bytes, as: UTF8.self))).filter {
         !present.contains($0)
       }
       guard !missing.isEmpty else { continue }
+      present.formUnion(missing)
+      let header = "<!-- gitjournal: merged from the sync conflict copy \(name) -->"
+      present.insert(header)
       var merged = result ?? ""
       if !merged.isEmpty && !merged.hasSuffix("\n") { merged += "\n" }
       if !merged.isEmpty { merged += "\n" }
-      merged += "<!-- gitjournal: merged from the sync conflict copy \(name) -->\n\n"
+      merged += header + "\n\n"
       merged += missing.joined(separator: "\n\n") + "\n"
       result = merged
     }
-    return result
+    return (result, taken)
+  }
+
+  /// The line that says why the copy at `path` was left alone, and what to do.
+  private static func refusal(of path: String, _ error: SystemError) -> String {
+    let why: String
+    switch error.errorNumber {
+    case ELOOP: why = "it is a symlink, and gitjournal follows none inside the journal folder"
+    case EFBIG: why = "it is larger than the \(largestCopy >> 20) MB gitjournal merges"
+    default: why = error.description
+    }
+    return "left the sync conflict copy \(path) alone, unmerged: \(why); merge it by hand or remove it"
   }
 
   /// Moves the copies into the conflicts folder. A copy whose exact bytes are kept there already is one of them.
-  func keep(_ names: [String]) {
-    guard !names.isEmpty, (try? makeFolders(folder)) != nil else { return }
+  /// Nothing is moved through a symlink in the conflicts folder's place, or `.gitjournal`'s: the copies then wait,
+  /// with a line in `refused`.
+  func keep(_ names: [String], refused: RefusedFiles? = nil) {
+    guard !names.isEmpty else { return }
+    if let link = FolderLinks.firstLink(in: folder, below: journalDirectory) {
+      refused?.note("left the merged sync conflict copies where they are: \(FolderLinks.refusal(of: link))")
+      return
+    }
+    guard (try? makeFolders(folder)) != nil else { return }
     for name in names {
       let source = journalDirectory + "/" + name
       var target = folder + "/" + name
       var number = 1
-      while FileManager.default.fileExists(atPath: target) {
-        if FileManager.default.contentsEqual(atPath: source, andPath: target) {
+      var info = stat()
+      while lstat(target, &info) == 0 {
+        // Compared without following a link on either side.
+        if let kept = (try? AtomicFile.readOwnFile(target)) ?? nil,
+          let copy = (try? AtomicFile.readOwnFile(source)) ?? nil, kept.bytes == copy.bytes
+        {
           unlink(source)
           break
         }

@@ -124,6 +124,14 @@ package enum AtomicFile {
       self.isLink = isLink
     }
 
+    /// Where a write of `path` lands when a symlink in its place is replaced by the file, never written through: for
+    /// gitjournal's own files (records, caches), which it reads without following a link either.
+    package init(replacing path: String) {
+      var info = stat()
+      let isFile = lstat(path, &info) == 0 && info.st_mode & S_IFMT != S_IFLNK
+      self.init(path: path, mode: isFile ? info.st_mode & 0o7777 : nil, isLink: false)
+    }
+
     /// What one `lstat` of `path` says; only a symlink costs more (`readlink` for each link, `stat` at the end).
     package init(of path: String) {
       var info = stat()
@@ -273,12 +281,6 @@ package enum AtomicFile {
     }
   }
 
-  /// Removes the temporary file a killed lock-holding writer may have left beside `path`. Call while holding
-  /// the journal lock.
-  package static func removeLockedLeftover(besides path: String, lockHolder: String = "") {
-    unlink(temporaryPath(of: resolveSymlinks(path), suffix: lockedSuffix + lockHolder))
-  }
-
   /// The name of the temporary file a lock-holding writer of the file named `name` uses (see `lockedSuffix`).
   package static func lockedTemporaryName(of name: String, lockHolder: String = "") -> String {
     "." + name + temporaryMarker + lockedSuffix + lockHolder
@@ -330,14 +332,10 @@ package enum AtomicFile {
     try readOpened(path, flags: O_NOFOLLOW, largest: largest)?.contents
   }
 
-  /// `readContents` of the file named `name` in `folder`, looked up by name in the open folder.
+  /// `readOwnFile` of the file named `name` in `folder`, looked up by name in the open folder: a symlink in its place
+  /// is not followed (the read fails).
   package static func readContents(_ name: String, in folder: OpenFolder) throws(SystemError) -> Contents? {
-    guard let info = folder.status(of: name) else {
-      if errno == ENOENT || errno == ENOTDIR { return nil }
-      throw SystemError("read", path: folder.path(of: name))
-    }
-    try requireRegularFile(info, path: folder.path(of: name))
-    return try readOpened(folder.path(of: name), flags: 0) { folder.openFile(name, flags: $0) }?.contents
+    try readOpened(folder.path(of: name), flags: O_NOFOLLOW) { folder.openFile(name, flags: $0) }?.contents
   }
 
   /// `readContents` of a file about to be replaced, with where its write lands (give it to `write`): found by the

@@ -37,6 +37,31 @@ package enum FolderListing {
     return names
   }
 
+  /// The names of the folders in `folder`, unsorted, symlinks to folders left out; none when it cannot be read. The
+  /// kind comes with the listing (`d_type`), or from a look at the entry when the file system does not say.
+  package static func folders(in folder: String) -> [String] {
+    guard let directory = opendir(folder) else { return [] }
+    defer { closedir(directory) }
+    let descriptor = dirfd(directory)
+    var names: [String] = []
+    while let entry = readdir(directory) {
+      let name = withUnsafeBytes(of: &entry.pointee.d_name) { raw in
+        let bytes = raw.bindMemory(to: UInt8.self)
+        return String(decoding: bytes[..<(bytes.firstIndex(of: 0) ?? bytes.count)], as: UTF8.self)
+      }
+      switch Int32(entry.pointee.d_type) {
+      case Int32(DT_DIR): names.append(name)
+      case Int32(DT_UNKNOWN):
+        var info = stat()
+        if fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0 && info.st_mode & S_IFMT == S_IFDIR {
+          names.append(name)
+        }
+      default: continue
+      }
+    }
+    return names
+  }
+
   /// The names in `folder` that `isWanted` takes and that are regular files or symlinks to one, unsorted; none when
   /// the folder cannot be read. The kind comes with the listing (`d_type`): only a symlink, or a file system that
   /// does not say, costs a look at the file, by name in the folder opened (a rebuild listed 2,500 pages and made

@@ -68,7 +68,8 @@ package enum StateFile {
   package static func write(_ records: [[String]], to path: String, isCache: Bool = false) throws(SystemError) {
     try makeFolders(PathText.folder(of: path))
     _ = try AtomicFile.write(
-      bytes: bytes(of: records), to: path, durable: false, unlessChangedFrom: nil, removingOld: isCache)
+      bytes: bytes(of: records), to: path, durable: false, unlessChangedFrom: nil,
+      destination: AtomicFile.Destination(replacing: path), removingOld: isCache)
   }
 
   /// Adds `records` at the end of the file with one `write` to a descriptor opened with `O_APPEND`, so that

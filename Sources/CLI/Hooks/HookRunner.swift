@@ -51,7 +51,9 @@ struct HookRunner {
       let report = try await Journaling(configuration: configuration, environment: environment).refresh(
         days: days, likelyMoved: committing)
       startNarratorIfNeeded(for: report, configuration: configuration)
-      log.append(Self.carriedLines(report, hook: hook), now: environment.now())
+      log.append(
+        Self.carriedLines(report, hook: hook) + report.refused.map { "\(hook.rawValue): \($0)" }, now: environment.now()
+      )
       // Files from other machines that were refused (a record out of range, say): one line each, in the log only.
       log.append(RefusedInputs.take().map { "\(hook.rawValue): \($0)" }, now: environment.now())
       var authorLine: String?

@@ -111,9 +111,9 @@ import Testing
     #expect(Set(ordered) == Set(files) && ordered.count == files.count)
     func place(_ file: FileWork) -> Int? {
       let (first, second) = file.blobs
-      guard let one = packs.location(of: first)?.offset else { return nil }
+      guard let one = packs.location(of: first)?.offset ?? nil else { return nil }
       guard let second else { return one }
-      return packs.location(of: second).map { max(one, $0.offset) }
+      return (packs.location(of: second)?.offset ?? nil).map { max(one, $0) }
     }
     let places = ordered.map(place)
     let packed = places.prefix { $0 != nil }.map { $0! }

@@ -75,7 +75,7 @@ import Testing
     for mappedLimit in [PackData.mappedLimit, 0] {
       let reader = Self.reader(for: repository, mappedLimit: mappedLimit)
       for object in objects {
-        let read = try #require(reader.read(object.id), "\(object.id) (\(object.kind)) is not read from the pack")
+        let read = try #require(reader.read(object.id).found, "\(object.id) (\(object.kind)) is not read from the pack")
         #expect(read.kind.name == object.kind, "\(object.id)")
         #expect(Data(read.bytes) == object.bytes, "\(object.id) (\(object.kind)) reads other bytes, \(mappedLimit)")
       }
@@ -126,8 +126,8 @@ import Testing
     #expect(packs.filter { $0.hasSuffix(".pack") }.count == 2)
 
     let reader = Self.reader(for: repository, mappedLimit: 0)
-    #expect(reader.read(loose) == nil)
-    #expect(reader.read(inSecondPack).map { Data($0.bytes) } == Data("packed apart\n".utf8))
+    #expect(reader.read(loose).found == nil)
+    #expect(reader.read(inSecondPack).found.map { Data($0.bytes) } == Data("packed apart\n".utf8))
     let opened = try Repository.open(at: repository.path)
     opened.readObjects(through: reader)
     let blob = try opened.blob(loose)
@@ -175,7 +175,7 @@ import Testing
         let reader = PackReader(
           objects: PackedObjects(objectsFolder: scratch.path("objects"), mappedLimit: mappedLimit))
         for object in objects {
-          guard let read = reader.read(object.id) else {
+          guard let read = reader.read(object.id).found else {
             unread += 1
             continue
           }
@@ -200,6 +200,11 @@ import Testing
       (second, PackEntry.referenceDelta(base: first, delta: [5, 5, 0x90, 5])),
     ])
     #expect(loop.read(first) == nil)
+    #expect(loop.outcome(first) == "damaged", "a loop is never handed to libgit2, which allocates without bound")
+
+    // A delta whose base is itself.
+    let itself = try HandMadePack([(first, PackEntry.referenceDelta(base: first, delta: [5, 5, 0x90, 5]))])
+    #expect(itself.outcome(first) == "damaged")
 
     // A blob that says it is larger than its data, or smaller, or far larger than anything read here.
     let sizes = try HandMadePack([
@@ -210,6 +215,8 @@ import Testing
     #expect(sizes.read(first) == nil)
     #expect(sizes.read(second) == nil)
     #expect(sizes.read(third) == nil)
+    #expect(sizes.outcome(first) == "damaged" && sizes.outcome(second) == "damaged")
+    #expect(sizes.outcome(third) == "elsewhere", "an object larger than the reader reads is libgit2's")
 
     // Streams cut short, followed by another entry: without their Adler-32, or in the middle of their data. The
     // bytes that follow (the next entry, or the pack's checksum for the last) are not theirs.
@@ -271,9 +278,22 @@ import Testing
     let secondOffset = 8 + 256 * 4 + 2 * 24 + 4
     inside.replaceSubrange(secondOffset..<(secondOffset + 4), with: [0, 0, 0, UInt8(12 + 2 + 6)])
     let overlapping = try HandMadePack(index: inside, data: whole.data)
-    #expect(PackReader(objects: overlapping.objectsByEntry).read(first) == nil)
-    #expect(PackReader(objects: overlapping.objects).read(first).map { Data($0.bytes) } == Data(text))
+    #expect(PackReader(objects: overlapping.objectsByEntry).read(first).found == nil)
+    #expect(PackReader(objects: overlapping.objects).read(first).found.map { Data($0.bytes) } == Data(text))
     #expect(whole.read(first) == Data(text), "with the index as git writes it, both read it")
+
+    // An index entry whose offset lies outside the pack: damaged, never handed to libgit2, which dies reading it
+    // (SIGBUS).
+    for outside in [UInt32(whole.data.count - 10), UInt32(whole.data.count + 4096), 0x7fff_ffff, 5] {
+      var pointing = whole.index
+      pointing.replaceSubrange(
+        secondOffset..<(secondOffset + 4), with: withUnsafeBytes(of: outside.bigEndian) { Data($0) })
+      let outsidePack = try HandMadePack(index: pointing, data: whole.data)
+      #expect(outsidePack.outcome(second) == "damaged", "offset \(outside)")
+      #expect(outsidePack.outcome(first) == "read")
+    }
+    // An id in no pack is libgit2's to look for (a loose object).
+    #expect(whole.outcome(ObjectID.filled(0x77)) == "elsewhere")
 
     // An index whose counts go down, and a pack whose checksum is not the one its index names: no pack at all.
     var brokenIndex = right.index
@@ -405,9 +425,24 @@ private struct HandMadePack {
 
   /// `id`'s bytes as both readers read them, nil when either refuses; they must agree.
   func read(_ id: ObjectID) -> Data? {
-    let mapped = PackReader(objects: objects).read(id).map { Data($0.bytes) }
-    let byEntry = PackReader(objects: objectsByEntry).read(id).map { Data($0.bytes) }
+    let mapped = PackReader(objects: objects).read(id).found.map { Data($0.bytes) }
+    let byEntry = PackReader(objects: objectsByEntry).read(id).found.map { Data($0.bytes) }
     #expect(mapped == byEntry, "\(id)")
+    return mapped
+  }
+
+  /// What the mapped reader makes of `id`: "read", "elsewhere" (left to libgit2), or "damaged"; the reader by entry
+  /// must say the same.
+  func outcome(_ id: ObjectID) -> String {
+    func name(_ read: PackRead) -> String {
+      switch read {
+      case .object: "read"
+      case .elsewhere: "elsewhere"
+      case .damaged: "damaged"
+      }
+    }
+    let mapped = name(PackReader(objects: objects).read(id))
+    #expect(mapped == name(PackReader(objects: objectsByEntry).read(id)), "\(id)")
     return mapped
   }
 

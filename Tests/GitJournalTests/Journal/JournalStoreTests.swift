@@ -8,7 +8,7 @@ import Testing
 @testable import Narrative
 @testable import Support
 
-/// Writing journal files: through symlinks, keeping permissions, cleaning up after killed writers.
+/// Writing journal files: keeping permissions, cleaning up after killed writers.
 @Suite struct JournalStoreTests {
   let scratch: ScratchDirectory
   let store: JournalStore
@@ -20,21 +20,17 @@ import Testing
     store = JournalStore(directory: scratch.path("journal"), lockPath: scratch.path("state/journal.lock"))
   }
 
-  @Test func writesThroughASymlinkAndKeepsPermissions() throws {
-    try scratch.write("Synced notes.\n", to: "synced/2026-03-10.md")
-    let target = scratch.path("synced/2026-03-10.md")
-    chmod(target, 0o600)
-    try scratch.makeFolder("journal")
-    try FileManager.default.createSymbolicLink(
-      atPath: store.path(of: day), withDestinationPath: "../synced/2026-03-10.md")
-
+  /// A page's permissions are kept. (A page that is a symlink is never written through: see
+  /// `JournalFolderLinksTests`.)
+  @Test func keepsPermissions() throws {
+    try scratch.write("My notes.\n", to: "journal/2026-03-10.md")
+    chmod(store.path(of: day), 0o600)
     #expect(try store.write(page, for: day, isEmpty: false) == .updated)
-    #expect(try FileManager.default.destinationOfSymbolicLink(atPath: store.path(of: day)) == "../synced/2026-03-10.md")
-    let text = try #require(scratch.read("synced/2026-03-10.md"))
-    #expect(text.contains("Synced notes.\n"))
+    let text = try #require(scratch.read("journal/2026-03-10.md"))
+    #expect(text.contains("My notes.\n"))
     #expect(text.contains(page.blockBody))
     var info = stat()
-    #expect(stat(target, &info) == 0)
+    #expect(stat(store.path(of: day), &info) == 0)
     #expect(info.st_mode & 0o777 == 0o600)
     #expect(scratch.allFiles().filter { $0.contains(".gitjournal-tmp-") }.isEmpty)
   }
@@ -78,21 +74,6 @@ import Testing
     #expect(store.record(of: day) == JournalFixtures.facts(subjects: ["One", "Two"]))
     let recordFile = String(record.dropFirst(scratch.path.count + 1))
     #expect(scratch.allFiles() == ["elsewhere/file", recordFile])
-  }
-
-  @Test func aSymlinkedPageWithNoFileYetIsMadeWhereItPoints() throws {
-    try scratch.makeFolder("journal")
-    try scratch.makeFolder("vault")
-    try FileManager.default.createSymbolicLink(
-      atPath: store.path(of: day), withDestinationPath: "../vault/2026-03-10.md")
-    // A killed writer's temporary file beside the link's target, out of the journal folder.
-    try scratch.write("half a file", to: "vault/.2026-03-10.md.gitjournal-tmp-locked-" + store.host)
-    let empty = JournalPage(facts: DayFacts(day: day, projects: []), narrative: nil, calendar: JournalFixtures.calendar)
-    #expect(try store.write(empty, for: day, isEmpty: true) == .nothingToWrite)
-    #expect(try store.write(page, for: day, isEmpty: false) == .created)
-    #expect(try FileManager.default.destinationOfSymbolicLink(atPath: store.path(of: day)) == "../vault/2026-03-10.md")
-    #expect(scratch.read("vault/2026-03-10.md")?.contains(page.blockBody) == true)
-    #expect(scratch.allFiles() == ["journal/2026-03-10.md", "state/journal.lock", "vault/2026-03-10.md"])
   }
 
   @Test func outcomes() throws {
