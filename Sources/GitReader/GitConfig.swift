@@ -70,8 +70,11 @@ package final class GitConfig {
     return quoted
   }
 
-  /// git's own boolean words (true/yes/on/1, false/no/off/0); nil for anything else.
+  /// git's own boolean words (true/yes/on/1, false/no/off/0); nil for anything else. libgit2 is set up first: the
+  /// config may come from its cache with no libgit2 call before this one, and a word that is no boolean makes
+  /// libgit2 record an error in its per-thread state, which libgit2 1.9 keeps only once it is set up (it crashed).
   package static func parseBool(_ text: String) -> Bool? {
+    LibGit2.ensureInitialized()
     var value: Int32 = 0
     guard git_config_parse_bool(&value, text) == 0 else { return nil }
     return value != 0

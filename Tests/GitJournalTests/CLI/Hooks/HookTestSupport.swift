@@ -67,6 +67,8 @@ final class HookWorld: Sendable {
     var variables = [
       "HOME": home, "PATH": searchPath, "GIT_CONFIG_NOSYSTEM": "1", "GIT_TERMINAL_PROMPT": "0", "TZ": "UTC",
       "LANG": "C.UTF-8",
+      // The hook's narrator asks at once, as the tests of what it asks expect; `LazyNarrationTests` set a wait.
+      HookRunner.settleVariable: "0",
     ]
     if let temporary = ProcessInfo.processInfo.environment["TMPDIR"] { variables["TMPDIR"] = temporary }
     return variables
