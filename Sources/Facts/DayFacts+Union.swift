@@ -13,10 +13,19 @@ extension DayFacts {
   ///
   /// A commit taken from a machine that recorded it without a branch (its gitjournal predates branch names, or
   /// the branch was gone when it read the commit) gets the branch the first other machine recorded.
+  ///
+  /// `own`: the machine that renders, when it has a record here. Another machine's files are its word about its
+  /// own work only: this machine's record is taken first, so that its commits keep their subjects, counts and
+  /// branches whatever the others say of them. Another machine's forgotten list hides commits of this machine's
+  /// record only in the projects it names in `forgottenProjects` (the projects it forgot, by name): a list that
+  /// names every commit of this machine hides none of its other projects.
   public static func union(
-    of day: Day, records: [(host: String, facts: DayFacts)], forgotten: [String: Set<ObjectID>] = [:]
+    of day: Day, records: [(host: String, facts: DayFacts)], forgotten: [String: Set<ObjectID>] = [:],
+    forgottenProjects: [String: Set<String>] = [:], own: String? = nil
   ) -> DayFacts {
-    let ordered = records.filter { $0.facts.day == day }.sorted { $0.host < $1.host }
+    let ordered = records.filter { $0.facts.day == day }.sorted {
+      $0.host == own ? $1.host != own : $1.host == own ? false : $0.host < $1.host
+    }
     if ordered.count == 1 && forgotten.isEmpty { return ordered[0].facts }
     var seen = Set<ObjectID>()
     var privateCommits = Set<ObjectID>()
@@ -38,9 +47,17 @@ extension DayFacts {
     var order: [String] = []
     var byName: [String: (path: String, commits: [CommitRecord])] = [:]
     for record in ordered {
-      let hidden = forgotten.filter { $0.key != record.host }.values.reduce(into: Set<ObjectID>()) { $0.formUnion($1) }
+      let others = forgotten.filter { $0.key != record.host }
+      let hidden = others.values.reduce(into: Set<ObjectID>()) { $0.formUnion($1) }
       for project in record.facts.projects {
-        var commits = project.commits.filter { !hidden.contains($0.id) && seen.insert($0.id).inserted }
+        // This machine's own project: only the lists of the machines that forgot a project of that name apply.
+        let projectHidden =
+          record.host != own
+          ? hidden
+          : others.filter { forgottenProjects[$0.key]?.contains(project.name) == true }.values.reduce(
+            into: Set<ObjectID>()
+          ) { $0.formUnion($1) }
+        var commits = project.commits.filter { !projectHidden.contains($0.id) && seen.insert($0.id).inserted }
         guard !commits.isEmpty else { continue }
         if !branches.isEmpty {
           for index in commits.indices where commits[index].branch == nil {

@@ -79,7 +79,7 @@ struct DayRecordStore: Sendable {
   func recorded(_ day: Day, machines: [String]) -> DayFacts? {
     let records = records(of: day, machines: machines)
     guard !records.isEmpty else { return nil }
-    return DayFacts.union(of: day, records: records, forgotten: forgotten(machines: machines))
+    return union(of: day, records: records, machines: machines)
   }
 
   /// `recorded(day)` with `own` in place of this machine's record: what a writer renders right after building
@@ -95,7 +95,7 @@ struct DayRecordStore: Sendable {
     if isAlone ?? self.isAlone(among: machines) { return own }
     var records = records(of: day, machines: machines.filter { $0 != host })
     records.append((host, own))
-    return DayFacts.union(of: day, records: records, forgotten: forgotten(machines: machines))
+    return union(of: day, records: records, machines: machines)
   }
 
   /// Whether this machine's records are the only ones among `machines` and it forgot no commit: its facts of a day
@@ -194,27 +194,39 @@ struct DayRecordStore: Sendable {
   /// The commits each machine forgot (`repos remove --forget`), by machine; machines that forgot none are left
   /// out. See `DayFacts.union`.
   func forgotten() -> [String: Set<ObjectID>] {
-    forgotten(machines: machines())
+    forgottenLists(machines: machines()).mapValues(\.ids)
   }
 
-  private func forgotten(machines: [String]) -> [String: Set<ObjectID>] {
-    var forgotten: [String: Set<ObjectID>] = [:]
+  /// The union of `records` (`DayFacts.union`), with this machine's own record first and what each of
+  /// `machines` forgot.
+  private func union(of day: Day, records: [(host: String, facts: DayFacts)], machines: [String]) -> DayFacts {
+    let lists = forgottenLists(machines: machines)
+    return DayFacts.union(
+      of: day, records: records, forgotten: lists.mapValues(\.ids), forgottenProjects: lists.mapValues(\.projects),
+      own: host)
+  }
+
+  private func forgottenLists(machines: [String]) -> [String: ForgottenCommits.List] {
+    var forgotten: [String: ForgottenCommits.List] = [:]
     for name in machines {
-      let ids = ForgottenCommits.read(root + "/" + name + "/" + ForgottenCommits.fileName)
-      if !ids.isEmpty { forgotten[name] = ids }
+      let list = ForgottenCommits.readList(root + "/" + name + "/" + ForgottenCommits.fileName)
+      if !list.ids.isEmpty { forgotten[name] = list }
     }
     return forgotten
   }
 
-  /// Adds `ids` to this machine's list of forgotten commits.
-  func forget(_ ids: Set<ObjectID>, folderSyncs: AtomicFile.FolderSyncs? = nil) throws(SystemError) {
+  /// Adds `ids`, forgotten with the projects named `projects`, to this machine's list of forgotten commits.
+  func forget(
+    _ ids: Set<ObjectID>, projects: Set<String> = [], folderSyncs: AtomicFile.FolderSyncs? = nil
+  ) throws(SystemError) {
     let path = folder + "/" + ForgottenCommits.fileName
-    let known = ForgottenCommits.read(path)
-    guard !ids.isSubset(of: known) else { return }
+    let known = ForgottenCommits.readList(path)
+    guard !ids.isSubset(of: known.ids) || !projects.isSubset(of: known.projects) else { return }
     try FolderLinks.requireNone(in: folder, below: base)
     try makeFolders(folder)
+    let list = ForgottenCommits.List(ids: known.ids.union(ids), projects: known.projects.union(projects))
     _ = try AtomicFile.write(
-      bytes: ForgottenCommits.bytes(of: known.union(ids)), to: path, durable: true, holdingLock: true,
+      bytes: ForgottenCommits.bytes(of: list), to: path, durable: true, holdingLock: true,
       unlessChangedFrom: nil, folderSyncs: folderSyncs, destination: AtomicFile.Destination(replacing: path))
   }
 }

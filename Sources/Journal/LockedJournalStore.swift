@@ -202,10 +202,11 @@ public struct LockedJournalStore: Sendable {
       day, own: own, machines: names, isAlone: machines.isAlone { store.records.isAlone(among: names) })
   }
 
-  /// Adds `ids` to the commits this machine forgot, which hides them in every machine's records.
-  public func forget(_ ids: Set<ObjectID>) throws(SystemError) {
+  /// Adds `ids`, forgotten with the projects named `projects`, to the commits this machine forgot, which hides them
+  /// in every other machine's records, and in the projects of those names of the machine that reads them.
+  public func forget(_ ids: Set<ObjectID>, projects: Set<String>) throws(SystemError) {
     defer { machines.reset() }
-    try store.records.forget(ids, folderSyncs: folderSyncs)
+    try store.records.forget(ids, projects: projects, folderSyncs: folderSyncs)
   }
 
   /// How many times a write merges again when the file changed under it before giving up for this time.

@@ -679,15 +679,19 @@ struct Journaling: Sendable {
     try await store.locked { locked in
       var changed: [(day: Day, facts: DayFacts)] = []
       var forgotten = Set<ObjectID>()
+      var names = Set<String>()
       for day in locked.recordedDays() {
         guard let recorded = locked.record(of: day), recorded.projects.contains(where: { $0.path == path }) else {
           continue
         }
-        for project in recorded.projects where project.path == path { forgotten.formUnion(project.commits.map(\.id)) }
+        for project in recorded.projects where project.path == path {
+          forgotten.formUnion(project.commits.map(\.id))
+          names.insert(project.name)
+        }
         changed.append((day, DayFacts(day: day, projects: recorded.projects.filter { $0.path != path })))
       }
       // Listed first: the days rendered next leave them out of every machine's records.
-      try locked.forget(forgotten)
+      try locked.forget(forgotten, projects: names)
       for (_, facts) in changed {
         try writer.write(
           facts, sentence: { sentence(for: $0, sharing: true) }, periodSentence: { sentence(for: $0, sharing: true) },

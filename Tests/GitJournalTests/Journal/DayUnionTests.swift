@@ -101,8 +101,11 @@ import Testing
     try scratch.write("x", to: "journal/.gitjournal/.DS_Store")
     let laptop = DayRecordStore(journalDirectory: journal, host: "laptop")
     #expect(laptop.machines() == ["desktop", "laptop"])
-    #expect(laptop.recorded(Self.day) == DayFacts.union(of: Self.day, records: records))
-    #expect(laptop.recorded(Self.day, own: records[0].facts) == DayFacts.union(of: Self.day, records: records))
+    // The laptop's own record comes first on the laptop: the shared commit is its own.
+    let union = DayFacts.union(of: Self.day, records: records, own: "laptop")
+    #expect(union.projects.first { $0.name == "app" }?.commits.map(\.subject) == ["Shared change", "Laptop change"])
+    #expect(laptop.recorded(Self.day) == union)
+    #expect(laptop.recorded(Self.day, own: records[0].facts) == union)
     #expect(laptop.read(Self.day) == records[0].facts)
     #expect(laptop.recorded(Self.day.adding(days: 1)) == nil)
     #expect(laptop.allDays() == [Self.day])

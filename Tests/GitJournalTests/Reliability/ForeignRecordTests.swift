@@ -85,6 +85,31 @@ import Testing
     #expect(report.commitCount == 2)
   }
 
+  /// A machine whose name sorts first says this machine's commit has another subject and other counts, and another
+  /// lists that commit as forgotten for a project it names: this machine's page keeps its own word.
+  @Test func foreignRecordsDoNotOverrideThisMachinesCommits() async throws {
+    let (sandbox, foreign) = try await world()
+    let own = try #require(try await sandbox.report(Self.day).allCommits.first)
+    let claimed = [
+      "commit", own.id.hex, String(Self.morning), "0", "0", "9", "9999", "9999", "M", "m@example.com", "Stolen subject",
+    ].joined(separator: "\t")
+    let text = ["day\t1\t\(Self.day)", "project\tapp\t/elsewhere/app\t0", claimed, "end"].joined(separator: "\n")
+    let first = sandbox.journalDirectory + "/.gitjournal/aaa"
+    try FileManager.default.createDirectory(atPath: first, withIntermediateDirectories: true)
+    try (text + "\n").write(toFile: first + "/\(Self.day).tsv", atomically: true, encoding: .utf8)
+    try FileManager.default.removeItem(atPath: foreign)
+    let last = sandbox.journalDirectory + "/.gitjournal/zzz"
+    try FileManager.default.createDirectory(atPath: last, withIntermediateDirectories: true)
+    try "forgotten\t1\ncommit\t\(own.id.hex)\nend\nproject\tother\n".write(
+      toFile: last + "/forgotten.tsv", atomically: true, encoding: .utf8)
+    let rebuilt = await sandbox.run("rebuild", Self.day)
+    #expect(rebuilt.status == ExitStatus.success, "\(rebuilt)")
+    let page = try #require(sandbox.journalFile(Self.day))
+    #expect(page.contains("Own work") && !page.contains("Stolen subject") && !page.contains("+9999"), "\(page)")
+    let report = try await sandbox.report(Self.day)
+    #expect(report.commitCount == 1 && report.allCommits.first?.subject == "Own work")
+  }
+
   @Test func aRecordThatIsASymlinkIsNotFollowed() async throws {
     let (sandbox, foreign) = try await world()
     let elsewhere = sandbox.scratch.path("elsewhere.tsv")
