@@ -19,6 +19,15 @@ package struct RepositoryScan {
   package var excludePaths: [String] = []
   /// With `allAuthors`: authors whose commits still do not count (`journal.ignoreAuthors`), emails or globs.
   package var ignoredAuthors: [String] = []
+  /// Seconds a walk of the repository may take before it is given up and the repository skipped, the others read
+  /// on: a damaged repository may keep libgit2 busy without end, and one stuck repository must not keep the hook, or
+  /// a rebuild, from the rest. A hook's short span takes milliseconds; a rebuild's whole history, seconds to minutes
+  /// for the largest. The walk given up goes on, on a thread of its own, until the process ends.
+  package var timeLimit: Double = 0
+
+  /// `timeLimit` unless set: for a short span (a hook's, `narrate`'s), and for any other read.
+  package static let shortSpanTimeLimit: Double = 60
+  package static let timeLimit: Double = 30 * 60
 
   package init(
     path: String, configuredAuthors: [String], allAuthors: Bool, includeMerges: Bool, cacheDirectory: String?,
@@ -30,6 +39,7 @@ package struct RepositoryScan {
     self.includeMerges = includeMerges
     self.cacheDirectory = cacheDirectory
     self.reusesWindows = reusesWindows
+    timeLimit = reusesWindows ? Self.shortSpanTimeLimit : Self.timeLimit
   }
 
   /// The read kept from an earlier run for this span, while its stamp holds (see `StampedRead`); nil when the
@@ -48,6 +58,23 @@ package struct RepositoryScan {
   ) throws(RepositoryProblem) -> ScannedRepository {
     let stamped = stampedRead(authoredFrom: start, to: end)
     if checkingStored, let read = stamped?.current() { return read }
+    // On a thread of its own, waited for `timeLimit` at most.
+    let scan = self
+    let walk = SideResult { () -> Result<ScannedRepository, RepositoryProblem> in
+      Result { () throws(RepositoryProblem) in try scan.walk(authoredFrom: start, to: end, stamped: stamped) }
+    }
+    guard let outcome = walk.value(within: timeLimit) else {
+      throw .unreadable(
+        "its read took more than \(SecondsText.format(timeLimit)) s (a damaged or enormous repository?), so it "
+          + "was given up; 'git fsck' there tells whether it is damaged")
+    }
+    return try outcome.get()
+  }
+
+  /// `commits` once the stored read did not answer: the repository opened and walked.
+  private func walk(
+    authoredFrom start: Int64?, to end: Int64?, stamped: StampedRead?
+  ) throws(RepositoryProblem) -> ScannedRepository {
     let repository = try Repository.openJournaled(at: path)
     // Before the author check: a fresh repository has no commits to attribute, whoever will make them.
     if repository.isEmpty {
