@@ -11,18 +11,18 @@ public struct KindCounts: Sendable, Equatable, Codable {
   /// The kinds of `commits`' subjects.
   public init(commits: [CommitRecord]) {
     self.init()
-    for commit in commits { add(WorkKind(subject: commit.subject)) }
+    for index in commits.indices { counts[WorkKind(subject: commits[index].subject).index] += 1 }
   }
 
   public mutating func add(_ kind: WorkKind, count: Int = 1) {
-    counts[WorkKind.allCases.firstIndex(of: kind)!] += count
+    counts[kind.index] += count
   }
 
   public mutating func add(_ other: KindCounts) {
     for index in counts.indices { counts[index] += other.counts[index] }
   }
 
-  public subscript(kind: WorkKind) -> Int { counts[WorkKind.allCases.firstIndex(of: kind)!] }
+  public subscript(kind: WorkKind) -> Int { counts[kind.index] }
 
   /// The kinds with commits, with their counts, in `WorkKind`'s order.
   public var nonZero: [(kind: WorkKind, count: Int)] {

@@ -68,6 +68,8 @@ struct SyncConflicts: Sendable {
   func merging(
     _ names: [String], into text: String?, refused: RefusedFiles? = nil
   ) -> (text: String?, taken: [String]) {
+    // The usual case, every commit: no copy, and the page's paragraphs are not even listed.
+    guard !names.isEmpty else { return (text, []) }
     var result = text
     var taken: [String] = []
     var present = Set(Self.paragraphs(of: Self.userText(of: text ?? "")))
