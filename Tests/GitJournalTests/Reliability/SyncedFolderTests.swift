@@ -35,7 +35,8 @@ extension Reliability {
     @Test func sharedSentencesGoThroughTheGuard() async throws {
       #expect((await sandbox.run("rebuild", Self.day, "--no-narrative")).status == 0)
       let store = DayRecordStore(journalDirectory: sandbox.journalDirectory, host: "mine")
-      let facts = try #require(store.recorded(try #require(Day(iso: Self.day))))
+      let day = try #require(Day(iso: Self.day))
+      let facts = try #require(store.recorded(day))
       let signature = facts.signature(calendar: JournalFixtures.calendar)
       func share(_ sentence: String) throws {
         let folder = records + "/beta/sentences"
