@@ -20,13 +20,14 @@ package struct RepositoryScan {
   /// With `allAuthors`: authors whose commits still do not count (`journal.ignoreAuthors`), emails or globs.
   package var ignoredAuthors: [String] = []
   /// Seconds a walk of the repository may take before it is given up and the repository skipped, the others read
-  /// on: a damaged repository may keep libgit2 busy without end, and one stuck repository must not keep the hook, or
-  /// a rebuild, from the rest. A hook's short span takes milliseconds; a rebuild's whole history, seconds to minutes
-  /// for the largest. The walk given up goes on, on a thread of its own, until the process ends.
-  package var timeLimit: Double = 0
+  /// on: a damaged repository may keep libgit2 busy without end, and one stuck repository must not keep a rebuild (or
+  /// `show`, `stats`, `doctor`) from the rest. The walk runs on a thread of its own, and one given up goes on there
+  /// until the process ends. Nil: the walk runs on the caller's thread, unbounded in time: the hook's short span
+  /// (and `narrate`'s), whose commit starts no thread at all (a thread's start costs milliseconds where it is slow);
+  /// its reads are bounded in memory (`MemoryBound`), and a damaged object is refused before libgit2 meets it.
+  package var timeLimit: Double?
 
-  /// `timeLimit` unless set: for a short span (a hook's, `narrate`'s), and for any other read.
-  package static let shortSpanTimeLimit: Double = 60
+  /// `timeLimit` of a read that is not a short span's: a rebuild of the longest histories takes minutes.
   package static let timeLimit: Double = 30 * 60
 
   package init(
@@ -39,7 +40,7 @@ package struct RepositoryScan {
     self.includeMerges = includeMerges
     self.cacheDirectory = cacheDirectory
     self.reusesWindows = reusesWindows
-    timeLimit = reusesWindows ? Self.shortSpanTimeLimit : Self.timeLimit
+    timeLimit = reusesWindows ? nil : Self.timeLimit
   }
 
   /// The read kept from an earlier run for this span, while its stamp holds (see `StampedRead`); nil when the
@@ -58,6 +59,7 @@ package struct RepositoryScan {
   ) throws(RepositoryProblem) -> ScannedRepository {
     let stamped = stampedRead(authoredFrom: start, to: end)
     if checkingStored, let read = stamped?.current() { return read }
+    guard let timeLimit else { return try walk(authoredFrom: start, to: end, stamped: stamped) }
     // On a thread of its own, waited for `timeLimit` at most.
     let scan = self
     let walk = SideResult { () -> Result<ScannedRepository, RepositoryProblem> in

@@ -29,7 +29,7 @@ import Testing
   }
 
   /// A walk past its time limit is given up: the repository is unreadable, with a line that says why, and the same
-  /// walk within the usual limit reads every commit.
+  /// walk within the usual limit reads every commit. A hook's short span has no limit of its own (no thread).
   @Test func aWalkPastItsTimeLimitIsGivenUp() throws {
     let repository = try TemporaryRepository()
     for index in 0..<40 {
@@ -40,6 +40,14 @@ import Testing
       path: repository.path, configuredAuthors: [TemporaryRepository.email], allAuthors: false, includeMerges: false,
       cacheDirectory: nil, reusesWindows: false)
     #expect(scan.timeLimit == RepositoryScan.timeLimit)
+    // A hook's short span is read on the hook's own thread: its commit starts no thread.
+    scan.reusesWindows = true
+    #expect(
+      RepositoryScan(
+        path: repository.path, configuredAuthors: [], allAuthors: false, includeMerges: false, cacheDirectory: nil,
+        reusesWindows: true
+      ).timeLimit == nil)
+    scan.reusesWindows = false
     scan.timeLimit = 0
     do {
       _ = try scan.commits(authoredFrom: nil, to: nil)
