@@ -19,6 +19,16 @@ package struct RepositoryScan {
   package var excludePaths: [String] = []
   /// With `allAuthors`: authors whose commits still do not count (`journal.ignoreAuthors`), emails or globs.
   package var ignoredAuthors: [String] = []
+  /// Seconds a walk of the repository may take before it is given up and the repository skipped, the others read
+  /// on: a damaged repository may keep libgit2 busy without end, and one stuck repository must not keep a rebuild (or
+  /// `show`, `stats`, `doctor`) from the rest. The walk runs on a thread of its own, and one given up goes on there
+  /// until the process ends. Nil: the walk runs on the caller's thread, unbounded in time: the hook's short span
+  /// (and `narrate`'s), whose commit starts no thread at all (a thread's start costs milliseconds where it is slow);
+  /// its reads are bounded in memory (`MemoryBound`), and a damaged object is refused before libgit2 meets it.
+  package var timeLimit: Double?
+
+  /// `timeLimit` of a read that is not a short span's: a rebuild of the longest histories takes minutes.
+  package static let timeLimit: Double = 30 * 60
 
   package init(
     path: String, configuredAuthors: [String], allAuthors: Bool, includeMerges: Bool, cacheDirectory: String?,
@@ -30,6 +40,7 @@ package struct RepositoryScan {
     self.includeMerges = includeMerges
     self.cacheDirectory = cacheDirectory
     self.reusesWindows = reusesWindows
+    timeLimit = reusesWindows ? nil : Self.timeLimit
   }
 
   /// The read kept from an earlier run for this span, while its stamp holds (see `StampedRead`); nil when the
@@ -48,6 +59,24 @@ package struct RepositoryScan {
   ) throws(RepositoryProblem) -> ScannedRepository {
     let stamped = stampedRead(authoredFrom: start, to: end)
     if checkingStored, let read = stamped?.current() { return read }
+    guard let timeLimit else { return try walk(authoredFrom: start, to: end, stamped: stamped) }
+    // On a thread of its own, waited for `timeLimit` at most.
+    let scan = self
+    let walk = SideResult { () -> Result<ScannedRepository, RepositoryProblem> in
+      Result { () throws(RepositoryProblem) in try scan.walk(authoredFrom: start, to: end, stamped: stamped) }
+    }
+    guard let outcome = walk.value(within: timeLimit) else {
+      throw .unreadable(
+        "its read took more than \(SecondsText.format(timeLimit)) s (a damaged or enormous repository?), so it "
+          + "was given up; 'git fsck' there tells whether it is damaged")
+    }
+    return try outcome.get()
+  }
+
+  /// `commits` once the stored read did not answer: the repository opened and walked.
+  private func walk(
+    authoredFrom start: Int64?, to end: Int64?, stamped: StampedRead?
+  ) throws(RepositoryProblem) -> ScannedRepository {
     let repository = try Repository.openJournaled(at: path)
     // Before the author check: a fresh repository has no commits to attribute, whoever will make them.
     if repository.isEmpty {

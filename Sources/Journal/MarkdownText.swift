@@ -2,17 +2,21 @@ import Facts
 import GitReader
 import Support
 
-/// Makes untrusted text (commit subjects, project names) safe to place inside one markdown line: it can
-/// neither end the line, open a comment that looks like a marker, inject HTML, open a code span, nor reorder
-/// what is shown with bidirectional controls (U+202E and its kin make "Fix `exe.txt`" read as something else in
-/// an editor, a viewer or a terminal: "Trojan Source").
+/// Makes untrusted text (commit subjects, project names, sentences, from this machine or another's records) safe to
+/// place inside one markdown line: it can neither end the line, open a comment that looks like a marker, inject
+/// HTML, open a code span or a fence, make a link, an image or a wiki link (a viewer would fetch an image, and a
+/// link's text can hide where it leads), nor reorder what is shown with bidirectional controls (U+202E and its kin
+/// make "Fix `exe.txt`" read as something else in an editor, a viewer or a terminal: "Trojan Source").
 package enum MarkdownText {
   package static func inline(_ text: String) -> String {
     // Most subjects are printable ASCII with nothing to escape: they are returned as they are.
-    let needsNoEscaping = text.utf8.allSatisfy { byte in
-      byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "&") && byte != UInt8(ascii: "<")
-        && byte != UInt8(ascii: ">") && byte != UInt8(ascii: "`") && byte != UInt8(ascii: "\\")
-    }
+    let needsNoEscaping =
+      text.utf8.first != UInt8(ascii: "~")
+      && text.utf8.allSatisfy { byte in
+        byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "&") && byte != UInt8(ascii: "<")
+          && byte != UInt8(ascii: ">") && byte != UInt8(ascii: "`") && byte != UInt8(ascii: "\\")
+          && byte != UInt8(ascii: "[") && byte != UInt8(ascii: "]")
+      }
     if needsNoEscaping { return text }
     var result = ""
     result.reserveCapacity(text.utf8.count)
@@ -23,11 +27,14 @@ package enum MarkdownText {
       case ">": result += "&gt;"
       case "`": result += "\\`"
       case "\\": result += "\\\\"
+      // Brackets make links, images (`![`) and wiki links (`[[`); escaped, each is a bracket.
+      case "[": result += "\\["
+      case "]": result += "\\]"
+      // A text that starts a line (a sentence) could open a fence with `~~~`.
+      case "~" where result.isEmpty: result += "\\~"
       case "\t": result += " "
       default:
-        let isControl =
-          scalar.isASCII ? scalar.value < 0x20 || scalar.value == 0x7F : scalar.properties.generalCategory == .control
-        if isControl || scalar == "\u{2028}" || scalar == "\u{2029}" || scalar.properties.isBidiControl {
+        if isUnsafe(scalar) {
           result += "\u{FFFD}"
         } else {
           result.unicodeScalars.append(scalar)
@@ -35,6 +42,84 @@ package enum MarkdownText {
       }
     }
     return result
+  }
+
+  /// `inline`'s escapes undone: the text as it was typed, for a terminal (each control character and bidirectional
+  /// control is still U+FFFD; see `terminalSafe`). Only what `inline` writes is undone: any other `&` or backslash
+  /// stays as it is.
+  package static func typed(_ markdown: some StringProtocol) -> String {
+    guard markdown.utf8.contains(where: { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "\\") }) else {
+      return String(markdown)
+    }
+    var result = ""
+    result.reserveCapacity(markdown.utf8.count)
+    var rest = Substring(markdown)
+    while let first = rest.first {
+      if first == "&", let entity = ["&amp;": "&", "&lt;": "<", "&gt;": ">"].first(where: { rest.hasPrefix($0.key) }) {
+        result += entity.value
+        rest = rest.dropFirst(entity.key.count)
+      } else if first == "\\", let next = rest.dropFirst().first, "\\`[]~".contains(next) {
+        result.append(next)
+        rest = rest.dropFirst(2)
+      } else {
+        result.append(first)
+        rest = rest.dropFirst()
+      }
+    }
+    return result
+  }
+
+  /// Untrusted text for Markdown that is pasted elsewhere (a chat, an issue): shown as typed where that changes
+  /// nothing, with a backslash before each character that would start markup there (emphasis, code, a link, an
+  /// image, strikethrough, HTML or an entity, or a heading, a quote or a list at the start of the line). Control
+  /// characters and bidirectional controls become U+FFFD, as in `inline`.
+  package static func pasteable(_ text: String) -> String {
+    var result = ""
+    result.reserveCapacity(text.utf8.count)
+    let scalars = Array(text.unicodeScalars)
+    func isWordCharacter(_ scalar: Unicode.Scalar) -> Bool {
+      scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+    }
+    for (index, scalar) in scalars.enumerated() {
+      let next = index + 1 < scalars.count ? scalars[index + 1] : " "
+      let previous = index > 0 ? scalars[index - 1] : " "
+      let isLetter = next.properties.isAlphabetic && next.isASCII
+      let escapes: Bool
+      switch scalar {
+      case "\\", "`", "*", "[", "]", "~": escapes = true
+      // Inside a word (`snake_case`) an underscore is no emphasis.
+      case "_": escapes = !(isWordCharacter(previous) && isWordCharacter(next))
+      // A tag, a comment, an autolink: `<` and a letter, `/`, `!` or `?`.
+      case "<": escapes = isLetter || "/!?".unicodeScalars.contains(next)
+      // An entity: `&` and a letter or `#`.
+      case "&": escapes = isLetter || next == "#"
+      // At the start: a heading, a quote, a list item.
+      case "#", ">": escapes = index == 0
+      case "-", "+": escapes = index == 0 && next == " "
+      case ".", ")":
+        escapes = index > 0 && next == " " && scalars[..<index].allSatisfy { ("0"..."9").contains($0) }
+      default: escapes = false
+      }
+      if escapes {
+        result += "\\"
+        result.unicodeScalars.append(scalar)
+      } else if scalar == "\t" {
+        result += " "
+      } else if isUnsafe(scalar) {
+        result += "\u{FFFD}"
+      } else {
+        result.unicodeScalars.append(scalar)
+      }
+    }
+    return result
+  }
+
+  /// Whether `inline` writes `scalar` as U+FFFD: a control character, a line or paragraph separator, a bidirectional
+  /// control.
+  private static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+    let isControl =
+      scalar.isASCII ? scalar.value < 0x20 || scalar.value == 0x7F : scalar.properties.generalCategory == .control
+    return isControl || scalar == "\u{2028}" || scalar == "\u{2029}" || scalar.properties.isBidiControl
   }
 
   /// A name for a terminal: control characters (escape sequences included) and bidirectional controls become

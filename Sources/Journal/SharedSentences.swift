@@ -14,7 +14,9 @@ import Support
 /// machines wrote one for the same facts, the first machine by name wins.
 ///
 /// One `StateFile`: `sentences <format> <page>`, then up to `kept` records `sentence <facts signature> <text>`,
-/// newest last, then `end`. A cut or foreign file holds no sentence.
+/// newest last, then `end`. A cut or foreign file holds no sentence; one larger than `largestFile` is refused. A
+/// sentence found here is another machine's word (or anyone's who can write to the synced folder), not a model's:
+/// the caller puts it through the model's guard before any page shows it (`SharedSentenceGuard`).
 struct SharedSentences: Sendable {
   let root: String
   let host: String
@@ -26,6 +28,8 @@ struct SharedSentences: Sendable {
   }
 
   static let format: Int64 = 1
+  /// The largest file read, in bytes: `kept` sentences of the guard's longest, with their signatures, fill a tenth.
+  static let largestFile = 64 << 10
   /// Sentences kept per page and machine: a page's facts change with each commit, and older facts come back only
   /// when a commit goes away again.
   static let kept = 8
@@ -79,10 +83,19 @@ struct SharedSentences: Sendable {
   }
 
   private static func read(_ path: String, page: String) -> [(signature: String, text: String)] {
+    let contents: AtomicFile.Contents?
+    do {
+      // Not following a symlink in its place, as `StateFile.read` reads.
+      contents = try AtomicFile.readOwnFile(path, largest: largestFile)
+    } catch {
+      if error.errorNumber == EFBIG { RefusedInputs.note("refused the shared sentences \(path): \(error)") }
+      return []
+    }
+    guard let bytes = contents?.bytes else { return [] }
     var entries: [(signature: String, text: String)] = []
     var isHeaderRead = false
     var isComplete = false
-    StateFile.read(path) { record in
+    StateFile.read(bytes: bytes) { record in
       switch (record.text(0), isHeaderRead) {
       case ("sentences", false) where record.count == 3:
         isHeaderRead = record.integer(1) == format && record.text(2) == page

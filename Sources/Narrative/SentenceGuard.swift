@@ -10,7 +10,7 @@ import Support
 
 /// Keeps the model's words decorative: whatever it says is reduced to one plain sentence, and dropped when it is
 /// not one (empty, several lines, a list, a question, a fragment, chatter addressed to the reader, a loop), runs
-/// on, echoes the prompt, carries markup (a URL, a Markdown link or image, HTML, a code span, a control or
+/// on, echoes the prompt, carries markup (a URL, a Markdown link or image, HTML, a code span or fence, a control or
 /// bidirectional control character), states a number the facts do not contain, or says what the facts do not
 /// (`Grounding`: words of meaning that are in no subject or name, numbers in another role).
 ///
@@ -20,7 +20,7 @@ import Support
 enum SentenceGuard {
   /// Bump whenever a rule changes what is accepted: rejections remembered under an older guard are then asked
   /// again (SentenceCache).
-  static let version = 2
+  static let version = 3
 
   static let maximumLength = 300
   /// Fewer words than this say nothing ("Awesome!", "Work:").
@@ -86,7 +86,7 @@ enum SentenceGuard {
   }
 
   /// Why `text` is more than plain words for a Markdown file, or nil: anything a viewer would fetch, run or
-  /// render (a URL, a link or image, HTML or an entity, a code span), or a character that moves or hides text.
+  /// render (a URL, a link or image, HTML or an entity, a code span or fence), or a character that moves or hides text.
   static func markup(in text: String) -> String? {
     for scalar in text.unicodeScalars {
       let code = "U+" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4)
@@ -104,6 +104,8 @@ enum SentenceGuard {
       return "contains HTML ('\(html.output)')"
     }
     if text.contains("`" as Character) { return "contains a code span (a backtick)" }
+    // A sentence is a line of its own on the page: `~~~` there opens a fence, and the rest of the page reads as code.
+    if text.hasPrefix("~~~") { return "opens a code fence ('~~~')" }
     return nil
   }
 

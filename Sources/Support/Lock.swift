@@ -53,6 +53,11 @@ package final class Condition: @unchecked Sendable {
   package func unlock() { pthread_mutex_unlock(mutex) }
   /// Waits to be signalled: the lock is given up meanwhile and held again on return.
   package func wait() { pthread_cond_wait(condition, mutex) }
+  /// `wait()` until the realtime clock reads `deadline` at most; false when it passed unsignalled.
+  package func wait(until deadline: timespec) -> Bool {
+    var deadline = deadline
+    return pthread_cond_timedwait(condition, mutex, &deadline) == 0
+  }
   package func signal() { pthread_cond_signal(condition) }
   package func broadcast() { pthread_cond_broadcast(condition) }
 }

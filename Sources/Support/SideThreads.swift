@@ -163,4 +163,27 @@ package final class SideResult<Value: Sendable>: @unchecked Sendable {
     while made == nil { condition.wait() }
     return made!
   }
+
+  /// `value()`, waited for `seconds` at most: nil when it was not made by then. The thread making it goes on, and
+  /// its value is dropped; a process that gave up on it ends without waiting for it.
+  package func value(within seconds: Double) -> Value? {
+    if body != nil { return value() }
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    let seconds = min(max(seconds, 0), 1e7)
+    let whole = Int(seconds.rounded(.down))
+    var deadline = now
+    deadline.tv_sec += whole
+    deadline.tv_nsec += Int((seconds - Double(whole)) * 1e9)
+    if deadline.tv_nsec >= 1_000_000_000 {
+      deadline.tv_sec += 1
+      deadline.tv_nsec -= 1_000_000_000
+    }
+    condition.lock()
+    defer { condition.unlock() }
+    while made == nil {
+      if !condition.wait(until: deadline) && made == nil { return nil }
+    }
+    return made
+  }
 }

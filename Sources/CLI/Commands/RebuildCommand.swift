@@ -60,6 +60,8 @@ struct RebuildCommand: Command {
     }
 
     let journaling = Journaling(configuration: configuration, environment: context.environment)
+    // A damaged repository's read fails past the bound, and is skipped, instead of taking the machine's memory.
+    MemoryBound.apply()
     Interruption.install()
     let progress = ProgressReporter(label: "days with commits", output: context.standardError)
     let report = try await journaling.rebuild(

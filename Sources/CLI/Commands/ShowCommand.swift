@@ -169,7 +169,7 @@ struct ShowCommand: Command {
     } else {
       let style = TerminalStyle(output: context.standardOutput, environment: context.environment)
       let text = RangeText.render(facts, week: week, sentences: sentences, calendar: calendar)
-      context.standardOutput.write(JournalFileRenderer.render(text, style: style))
+      context.standardOutput.write(JournalFileRenderer.render(text, style: style, isGenerated: true))
     }
     return skipped.isEmpty ? ExitStatus.success : ExitStatus.partial
   }

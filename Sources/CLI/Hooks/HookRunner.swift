@@ -38,6 +38,8 @@ struct HookRunner {
   /// Runs the hook; returns the line for stderr, if any.
   func run(_ hook: GitHook, arguments: [String]) async -> String? {
     let log = LogFile.hook(stateDirectory: environment.stateDirectory)
+    // A damaged repository's read fails past the bound, and is skipped, instead of taking the machine's memory.
+    MemoryBound.apply()
     do {
       // A problem in the narrative section turns the model off (see Configuration.loadForHook); others throw.
       var (configuration, narrativeProblem) = try Configuration.loadForHook(environment)

@@ -61,7 +61,12 @@ struct Journaling: Sendable {
     // A signature costs more than writing the page: none is computed while there is no sentence at all.
     guard isShared || isCached else { return nil }
     let signature = facts.signature(calendar: configuration.calendar)
-    if isShared, let sentence = store.sharedSentence(of: facts.day, signature: signature) { return sentence }
+    if isShared, let sentence = store.sharedSentence(of: facts.day, signature: signature) {
+      switch SharedSentenceGuard.check(sentence, for: facts) {
+      case .accepted(let text): return text
+      case .rejected(let reason): Self.refuseShared(of: facts.day.description, because: reason)
+      }
+    }
     guard isCached, let sentence = sentences?.sentence(signature: signature) else { return nil }
     if sharing { store.share(sentence: sentence, of: facts.day, signature: signature) }
     return sentence
@@ -75,10 +80,21 @@ struct Journaling: Sendable {
     let isCached = hasCachedSentences ?? sentences?.hasSentences ?? false
     guard isShared || isCached else { return nil }
     let signature = period.signature(calendar: configuration.calendar)
-    if isShared, let sentence = store.sharedSentence(of: period.period, signature: signature) { return sentence }
+    if isShared, let sentence = store.sharedSentence(of: period.period, signature: signature) {
+      switch SharedSentenceGuard.check(sentence, for: period) {
+      case .accepted(let text): return text
+      case .rejected(let reason): Self.refuseShared(of: period.period.description, because: reason)
+      }
+    }
     guard isCached, let sentence = sentences?.sentence(signature: signature, page: .period) else { return nil }
     if sharing { store.share(sentence: sentence, of: period.period, signature: signature) }
     return sentence
+  }
+
+  /// Notes that the sentence another machine shared for the page `name` failed the model's guard: the page is shown
+  /// without it (or with this machine's own), and the hook's log or the command's warnings say so once.
+  private static func refuseShared(of name: String, because reason: String) {
+    RefusedInputs.note("refused the sentence shared for \(name): the guard rejects it, \(reason)")
   }
 
   struct Report: Sendable {

@@ -25,11 +25,12 @@ enum StandupText {
     var lines: [String]
     switch format {
     case .markdown:
-      lines = ["## " + MarkdownText.inline(heading), "", facts.summaryLine]
+      // For pasting into a chat or a document: as typed, but for what would be markup there.
+      lines = ["## " + MarkdownText.pasteable(heading), "", facts.summaryLine]
       if !facts.isEmpty { lines.append("") }
       for project in facts.projects {
-        lines.append("- **\(MarkdownText.inline(project.name))**")
-        lines += project.commits.map { "  - " + MarkdownText.inline($0.subject) }
+        lines.append("- **\(MarkdownText.pasteable(project.name))**")
+        lines += project.commits.map { "  - " + MarkdownText.pasteable($0.subject) }
       }
     case .text:
       lines = [style.bold(heading) + ": " + style.dim(facts.summaryLine)]

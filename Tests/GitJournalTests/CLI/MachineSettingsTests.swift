@@ -24,7 +24,8 @@ import Testing
     let environment = laptop.environment()
     let journaling = Journaling(configuration: try Configuration.load(environment), environment: environment)
     let facts = try #require(try await journaling.recorded(Self.day))
-    let sentence = "A quiet day of sync fixes."
+    // One the model's guard accepts for these facts: a shared sentence is shown only then.
+    let sentence = "I fixed the sync."
     #expect(try await journaling.attach(sentence, to: facts))
     let file = try #require(laptop.journalFile("2026-03-10"))
     #expect(file.contains(sentence))

@@ -38,7 +38,7 @@ import Testing
         - **app**
           - Fix sync
         - **site**
-          - Tidy &lt;footer&gt;
+          - Tidy \\<footer>
 
         ## Today so far
 

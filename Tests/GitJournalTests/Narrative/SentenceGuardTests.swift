@@ -313,6 +313,8 @@ struct SentenceGuardTests {
     ("I fixed the footer\u{2067} layout.", "contains a bidirectional control character (U+2067)"),
     ("I fixed the footer\u{1B}[31m layout.", "contains a control character (U+001B)"),
     ("I fixed the footer\u{7} layout.", "contains a control character (U+0007)"),
+    // A sentence is a line of its own: `~~~` there opens a fence, and the rest of the page would read as code.
+    ("~~~ I fixed the footer layout.", "opens a code fence"),
   ])
   func markupIsRejected(raw: String, reason: String) {
     let verdict = Self.check(raw, Self.footer)
