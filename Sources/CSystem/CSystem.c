@@ -2,6 +2,9 @@
 #include "CSystem.h"
 
 #include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -134,4 +137,53 @@ int gitjournal_open_folder_without_links(const char *path) {
 #endif
   errno = ENOSYS;
   return -1;
+}
+
+// The deadline's lines, copied when it is armed: the signal handler may only read them.
+static char *deadline_log_path;
+static char *deadline_log_line;
+static char *deadline_terminal_line;
+
+static void write_whole(int descriptor, const char *text) {
+  size_t left = strlen(text);
+  while (left > 0) {
+    ssize_t written = write(descriptor, text, left);
+    if (written <= 0) return;
+    text += written;
+    left -= (size_t)written;
+  }
+}
+
+static void deadline_passed(int signal_number) {
+  (void)signal_number;
+  // Only async-signal-safe calls from here: open, write, close, _exit.
+  int log = open(deadline_log_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  if (log >= 0) {
+    write_whole(log, deadline_log_line);
+    close(log);
+  }
+  write_whole(2, deadline_terminal_line);
+  _exit(0);
+}
+
+int gitjournal_arm_deadline(unsigned int seconds, const char *log_path, const char *log_line,
+                            const char *terminal_line) {
+  char *path = strdup(log_path), *line = strdup(log_line), *terminal = strdup(terminal_line);
+  if (path == NULL || line == NULL || terminal == NULL) {
+    free(path);
+    free(line);
+    free(terminal);
+    errno = ENOMEM;
+    return -1;
+  }
+  deadline_log_path = path;
+  deadline_log_line = line;
+  deadline_terminal_line = terminal;
+  struct sigaction action;
+  memset(&action, 0, sizeof action);
+  action.sa_handler = deadline_passed;
+  sigemptyset(&action.sa_mask);
+  if (sigaction(SIGALRM, &action, NULL) != 0) return -1;
+  alarm(seconds);
+  return 0;
 }

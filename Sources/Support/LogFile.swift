@@ -10,6 +10,8 @@
   import Darwin
 #endif
 
+import CSystem
+
 /// A log under `${XDG_STATE_HOME:-~/.local/state}/gitjournal/`: `hook.log` for the hooks, which must stay
 /// quiet (the terminal gets one line pointing here), `narrative.log` for the model's sentences.
 package struct LogFile: Sendable {
@@ -36,5 +38,17 @@ package struct LogFile: Sendable {
     defer { close(descriptor) }
     // One write per call: O_APPEND keeps lines from concurrent hooks whole.
     _ = text.utf8CString.withUnsafeBytes { write(descriptor, $0.baseAddress!, $0.count - 1) }
+  }
+
+  /// Ends the process after `seconds`, whatever it is doing, with `line` in this log (stamped `now`: the time the
+  /// deadline was armed, which the line says) and `terminalLine` on standard error, and exit status 0. For the
+  /// hook, which a commit waits for: a damaged repository can keep libgit2 busy without end, and the kernel releases
+  /// the journal lock of a process that ends; every file is replaced whole or not at all.
+  package func armDeadline(seconds: Int, line: String, terminalLine: String, now: Date) {
+    let stamp = UTCTime.format(Int64(now.timeIntervalSince1970.rounded(.down)))
+    let text = "\(stamp) \(OneLineText.make(line, limit: Self.longestLine))\n"
+    // The handler can only open the log, not make its folder.
+    try? makeFolders(PathText.folder(of: path))
+    _ = gitjournal_arm_deadline(UInt32(clamping: max(1, seconds)), path, text, terminalLine + "\n")
   }
 }

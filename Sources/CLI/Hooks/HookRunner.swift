@@ -35,11 +35,25 @@ struct HookRunner {
   /// before the post-rewrite hook are taken to be the rebase's.
   static let rebaseLookback: Int64 = 60 * 60
 
+  /// The longest a hook keeps a commit waiting. An ordinary hook takes milliseconds; the first after a large import
+  /// may take seconds.
+  static let deadlineSeconds = 120
+  /// Seconds instead of `deadlineSeconds` (for the tests).
+  static let deadlineVariable = "GITJOURNAL_HOOK_DEADLINE"
+
   /// Runs the hook; returns the line for stderr, if any.
   func run(_ hook: GitHook, arguments: [String]) async -> String? {
     let log = LogFile.hook(stateDirectory: environment.stateDirectory)
     // A damaged repository's read fails past the bound, and is skipped, instead of taking the machine's memory.
     MemoryBound.apply()
+    // And a read that never ends does not keep the commit waiting: past the deadline the hook ends, with one line.
+    let seconds = environment.variables[Self.deadlineVariable].flatMap { Int($0) } ?? Self.deadlineSeconds
+    log.armDeadline(
+      seconds: seconds,
+      line: "\(hook.rawValue): gave up after \(seconds) s, still reading the repositories (a damaged or very large "
+        + "one?); pages not written by then are as they were; 'gitjournal rebuild' catches up and names a repository "
+        + "it cannot read",
+      terminalLine: "gitjournal: gave up after \(seconds) s; see \(log.path)", now: environment.now())
     do {
       // A problem in the narrative section turns the model off (see Configuration.loadForHook); others throw.
       var (configuration, narrativeProblem) = try Configuration.loadForHook(environment)

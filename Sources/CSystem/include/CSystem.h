@@ -39,4 +39,11 @@ int gitjournal_usable_processors(void);
 /// a sandbox that refuses it; asked only once then).
 int gitjournal_open_folder_without_links(const char *path);
 
+/// After `seconds`, whatever the process is doing, appends `log_line` to the file `log_path`, writes
+/// `terminal_line` to standard error and ends the process with status 0. The lines are copied; the handler uses only
+/// async-signal-safe calls (a hook stuck in a damaged repository's read holds no lock the kernel does not release).
+/// A process may arm one deadline; children it starts do not inherit it. Returns 0 or -1 with errno.
+int gitjournal_arm_deadline(unsigned int seconds, const char *log_path, const char *log_line,
+                            const char *terminal_line);
+
 #endif

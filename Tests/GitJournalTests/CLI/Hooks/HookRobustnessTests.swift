@@ -153,6 +153,32 @@ import Testing
     }
   }
 
+  /// A hook that cannot finish (here: the journal lock held for longer than the hook's deadline, standing for a
+  /// damaged repository that keeps libgit2 busy) ends at its deadline with one line in the log and one on the
+  /// terminal, and the commit succeeds. The lock wait alone would have ended it later, with another line.
+  @Test func hookEndsAtItsDeadlineWithOneLine() throws {
+    let repository = try world.makeRepository("code/app")
+    try #require(try world.gitjournal("install", in: repository).status == 0)
+    try world.commit(in: repository, "Initial commit")
+
+    let lockPath = world.home + "/.local/state/gitjournal/journal.lock"
+    let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    try #require(descriptor >= 0)
+    defer { close(descriptor) }
+    try #require(flock(descriptor, LOCK_EX) == 0)
+    defer { flock(descriptor, LOCK_UN) }
+    let result = try world.run(
+      Subprocess.gitExecutable, ["commit", "--allow-empty", "-m", "A commit whose hook cannot finish"],
+      in: repository, environment: ["GITJOURNAL_HOOK_DEADLINE": "1"])
+
+    #expect(result.status == 0, "\(result.standardError)")
+    #expect(result.standardError.contains("gitjournal: gave up after 1 s; see \(world.hookLogPath)"))
+    let log = world.hookLogLines()
+    #expect(log.count == 1, "\(log)")
+    #expect(log.first?.contains("post-commit: gave up after 1 s") == true, "\(log)")
+    #expect(!log.contains { $0.contains("journal lock") }, "the lock's own wait ended the hook: \(log)")
+  }
+
   @Test func hookIsQuietWhenTheBinaryIsGone() throws {
     let repository = try world.makeRepository("code/app")
     let binary = try world.copyBinary(to: "opt/gitjournal/gitjournal")
