@@ -45,7 +45,9 @@ struct Grounding: Sendable {
           project.name, project.isPrivate, project.commitCount, 1,
           // The kinds' words are facts as the subjects are: computed from them, and given in the prompt.
           project.isPrivate
-            ? [] : project.commits.prefix(Prompt.maximumSubjects).map(\.subject) + [project.kinds.line]
+            ? []
+            : project.commits.prefix(Prompt.maximumSubjects).map(\.subject)
+              + (project.kinds.isTelling ? [project.kinds.line] : [])
         )
       }, framing: "", commitCount: facts.commitCount, dayCounts: nil)
   }
