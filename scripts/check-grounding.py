@@ -56,36 +56,37 @@ def base_forms(word):
     return forms
 
 
-# The kinds of work (docs/kinds-and-sentences.md), told again here from the documented rules: a conventional-commit
-# type, else the subject's first word in the verb table, else "other commit". Their words are facts of the day.
-TYPES = {"feat": "feature", "feature": "feature", "fix": "fix", "bugfix": "fix", "hotfix": "fix", "docs": "docs change",
-         "doc": "docs change", "refactor": "refactor", "perf": "performance change", "test": "test change",
-         "tests": "test change", "build": "build change", "ci": "CI change", "chore": "chore", "revert": "revert"}
+# The kinds of work (docs/usage.md, "Kinds of work"), told again here from the documented rules: a conventional-commit
+# type, else the subject's first word in the verb table, else "other". Their words are facts of the day.
+TYPES = {"feat": "feature", "feature": "feature", "fix": "fix", "docs": "docs change", "doc": "docs change",
+         "refactor": "refactor", "perf": "performance change", "test": "test change", "tests": "test change",
+         "build": "build change", "ci": "CI change", "chore": "chore", "revert": "revert"}
 VERBS = {
-    "fix": "fix correct repair resolve handle prevent",
-    "feature": "add implement introduce support allow create enable",
-    "refactor": "refactor rename move extract simplify split clean remove delete drop",
-    "docs change": "document docs explain describe",
-    "test change": "test tests",
-    "performance change": "speed optimize optimise",
-    "build change": "build builds",
-    "chore": "bump update upgrade release",
-    "revert": "revert",
+    "fix": "fix fixes fixed repair repairs repaired correct corrects corrected resolve resolves resolved patch "
+           "patches patched hotfix",
+    "feature": "add adds added implement implements implemented introduce introduces introduced support supports "
+               "create creates created allow allows enable enables new",
+    "refactor": "refactor refactors refactored remove removes removed delete deletes deleted drop drops dropped "
+                "rename renames renamed move moves moved extract extracts simplify simplifies clean cleans cleanup "
+                "tidy restructure reorganize reorganise",
+    "performance change": "optimize optimizes optimise optimises speed speeds",
+    "docs change": "document documents documented doc docs readme",
+    "test change": "test tests tested",
+    "chore": "update updates updated upgrade upgrades upgraded bump bumps bumped release chore",
+    "revert": "revert reverts reverted",
 }
 
 
 def kind(subject):
-    match = re.match(r"([A-Za-z]+)(\([^)\n]*\))?!?:", subject)
+    match = re.match(r"\s*([A-Za-z]{1,16})(\([^)\n]{0,63}\))?!?:", subject)
     if match and match.group(1).lower() in TYPES:
         return TYPES[match.group(1).lower()]
-    first = re.match(r"[A-Za-z]+", subject)
-    word = first.group(0).lower() if first else ""
+    first = re.match(r"\s*([A-Za-z]+)", subject)
+    word = first.group(1).lower() if first else ""
     for name, verbs in VERBS.items():
-        for verb in verbs.split():
-            if word in {verb, verb + "s", verb + "es", verb + "ed", verb + "d", verb[:-1] + "ies", verb[:-1] + "ied",
-                        verb + "ped"}:
-                return name
-    return "other commit"
+        if word in verbs.split():
+            return name
+    return "other"
 
 
 def kinds_text(subjects):
