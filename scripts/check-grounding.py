@@ -56,6 +56,47 @@ def base_forms(word):
     return forms
 
 
+# The kinds of work (docs/usage.md, "Kinds of work"), told again here from the documented rules: a conventional-commit
+# type, else the subject's first word in the verb table, else "other". Their words are facts of the day.
+TYPES = {"feat": "feature", "feature": "feature", "fix": "fix", "docs": "docs change", "doc": "docs change",
+         "refactor": "refactor", "perf": "performance change", "test": "test change", "tests": "test change",
+         "build": "build change", "ci": "CI change", "chore": "chore", "revert": "revert"}
+VERBS = {
+    "fix": "fix fixes fixed repair repairs repaired correct corrects corrected resolve resolves resolved patch "
+           "patches patched hotfix",
+    "feature": "add adds added implement implements implemented introduce introduces introduced support supports "
+               "create creates created allow allows enable enables new",
+    "refactor": "refactor refactors refactored remove removes removed delete deletes deleted drop drops dropped "
+                "rename renames renamed move moves moved extract extracts simplify simplifies clean cleans cleanup "
+                "tidy restructure reorganize reorganise",
+    "performance change": "optimize optimizes optimise optimises speed speeds",
+    "docs change": "document documents documented doc docs readme",
+    "test change": "test tests tested",
+    "chore": "update updates updated upgrade upgrades upgraded bump bumps bumped release chore",
+    "revert": "revert reverts reverted",
+}
+
+
+def kind(subject):
+    match = re.match(r"\s*([A-Za-z]{1,16})(\([^)\n]{0,63}\))?!?:", subject)
+    if match and match.group(1).lower() in TYPES:
+        return TYPES[match.group(1).lower()]
+    first = re.match(r"\s*([A-Za-z]+)", subject)
+    word = first.group(1).lower() if first else ""
+    for name, verbs in VERBS.items():
+        if word in verbs.split():
+            return name
+    return "other"
+
+
+def kinds_text(subjects):
+    """`2 fix, 1 feature`: each kind of the subjects with its count."""
+    counts = {}
+    for subject in subjects:
+        counts[kind(subject)] = counts.get(kind(subject), 0) + 1
+    return ", ".join(f"{count} {name}" for name, count in counts.items())
+
+
 def tokens(text):
     """Words (letters only) and numbers (digits with inner dots or commas), lowercased, in order."""
     return re.findall(r"\d+(?:[.,]\d+)*|[^\W\d_]+", text.lower())
@@ -64,9 +105,10 @@ def tokens(text):
 def check(facts, sentence):
     projects = facts["projects"]
     texts = ["commit project"]
+    kinds = {p["name"]: kinds_text(p["subjects"]) for p in projects if not p["private"]}
     for project in projects:
         texts.append(project["name"])
-        texts += ["a private project"] if project["private"] else project["subjects"]
+        texts += ["a private project"] if project["private"] else project["subjects"] + [kinds[project["name"]]]
     known = set()
     for text in texts:
         for token in tokens(text):
@@ -89,7 +131,7 @@ def check(facts, sentence):
     counts = {len(project["subjects"]) for project in projects}
     private = sum(1 for project in projects if project["private"])
     project_counts = {len(projects), private, len(projects) - private}
-    subjects = [tokens(s) for p in projects if not p["private"] for s in p["subjects"]] + [
+    subjects = [tokens(s) for p in projects if not p["private"] for s in p["subjects"] + [kinds[p["name"]]]] + [
         tokens(p["name"]) for p in projects]
     says_commits = any("commit" in base_forms(word) for word in words)
     bad_numbers = []
@@ -114,7 +156,8 @@ def check(facts, sentence):
             continue
         bad_numbers.append(word)
     # Work put under the wrong project: "<words of project A> in|for|to|of|on <project B>".
-    own = {p["name"]: set().union(set(), *(base_forms(t) for s in p["subjects"] for t in tokens(s)))
+    own = {p["name"]: set().union(set(), *(base_forms(t) for s in p["subjects"] + [kinds[p["name"]]]
+                                           for t in tokens(s)))
            for p in projects if not p["private"]}
     name_words = {t for p in projects for t in tokens(p["name"])}
     misplaced = []

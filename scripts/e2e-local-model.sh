@@ -5,8 +5,9 @@
 #
 #   1. Server up: commits in two repositories (one private) get the model's sentence, above an intact
 #      factual line; the private project's subjects never reach the server.
-#   1b. The week's page gets its own sentence after the day's, from a prompt of the week's numbers, above its
-#      intact totals line, and states no number that prompt lacks; the month's page is waited for and reported.
+#   1b. No commit asked about the running week or month; `gitjournal narrate --week --month` does: the week's
+#      page gets its own sentence, from a prompt of the week's numbers, above its intact totals line, and states
+#      no number that prompt lacks; the month's page is reported.
 #   2. Server down: the next commits still get their facts at once; the pause after the failure holds (not
 #      one request reaches the server's port, counted by a proxy listening there).
 #   3. Server back: still no request until narrative.retryDelay has passed, then the sentence returns.
@@ -282,13 +283,17 @@ GENERATION_SECONDS="$(jq -r 'select(.path == "/v1/chat/completions") | .seconds'
 info "the last generation took $GENERATION_SECONDS s at the server"
 
 # ---------------------------------------------------------------------------------------------------------
-say "1b. The week's sentence, after the day's, from the week's own numbers"
+say "1b. The running week is asked about by name only, from the week's own numbers"
+wait_for_narrators
+[ -z "$(last_period_prompt week)$(last_period_prompt month)" ] || fail "a commit asked about the running week or month"
 WEEK_OUTCOME=0
 for attempt in 1 2 3 4; do
   if [ "$attempt" -gt 1 ]; then
     info "attempt $((attempt - 1)) for the week rejected by the guard: $(grep "$WEEK: sentence rejected" "$NLOG" | tail -1 | cut -d' ' -f2- | cut -c1-160)"
     sentence_after_commit "$ALPHA" "Sidebar: keep the tag filter ($attempt)" 3 "the day before the week's attempt $attempt"
+    wait_for_narrators
   fi
+  "$GITJOURNAL" narrate --week --month >/dev/null 2>&1 || true
   WEEK_OUTCOME=0
   wait_for_week_sentence 180 || WEEK_OUTCOME=$?
   [ "$WEEK_OUTCOME" = 1 ] || break
@@ -308,7 +313,7 @@ grep -q "$PRIVATE_SUBJECT" "$REQUESTS" && fail "the private project's subject wa
 check_period_numbers "$WEEK_SENTENCE" "$WEEK_PROMPT"
 info "the week's prompt: $(echo "$WEEK_PROMPT" | head -1 | cut -c1-200)"
 info "$WEEK: sentence $WEEK_TIME s after the commit: $WEEK_SENTENCE"
-# The month comes after the week, from the same narrator; a rejection there is reported, not a failure.
+# The month comes after the week, from the same `narrate`; a rejection there is reported, not a failure.
 wait_for_narrators
 MONTH_SENTENCE="$(period_sentence_of "$MONTH_PAGE")"
 if [ -n "$MONTH_SENTENCE" ]; then

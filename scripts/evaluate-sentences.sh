@@ -11,12 +11,23 @@
 #
 # Needs what scripts/e2e-local-model.sh needs (it shares its cache). Takes about 20 seconds per seed once
 # llama-server is built. BENCHMARKS.md has the figures of a run.
-# Environment: SEEDS (llama-server sampling seeds, one run of 30 days each; default "42"),
+# Two sets of days: SET=tuning (default), the 30 days of October 2026 that prompt work may look at, and
+# SET=heldout, the 12 days of November 2026 below, written before any prompt work on them and never tuned on:
+# their figures are the ones to report. The report also counts the accepted sentences that just list the subjects
+# back (80% or more of the day's subjects' words).
+# Environment: SET (tuning or heldout), SEEDS (llama-server sampling seeds, one run per set; default "42"),
 # TEMPERATURE (narrative.temperature, default gitjournal's own), REPORT (also write the report to this file),
 # GITJOURNAL (a gitjournal binary to evaluate instead of building this checkout's, e.g. an older version's),
 # KEEP=1 keeps the temporary folder.
 source "$(dirname "$0")/lib/local-model.sh"
 SEEDS="${SEEDS:-42}"
+SET="${SET:-tuning}"
+case "$SET" in
+tuning) FIRST=2026-10-01 LAST=2026-10-31 PROJECTS="notes-app site api-server dotfiles ml-experiments billing thesis garden" PRIVATE="billing thesis" ;;
+heldout) FIRST=2026-11-02 LAST=2026-11-30 PROJECTS="atlas-api recipes infra mobile-app ledger novel" PRIVATE="ledger novel" ;;
+*) fail "SET must be tuning or heldout, not $SET" ;;
+esac
+export PRIVATE
 
 ensure_llama_server
 ensure_model
@@ -45,7 +56,55 @@ git config -f "$CONFIG" journal.timezone UTC
 # day|project|time|insertions|deletions|subject. billing and thesis are private: the model gets their
 # counts only. The days after the first twenty (from 10-03 on, below 10-28) invite invention.
 DAYS="$WORK/days.txt"
-cat >"$DAYS" <<'EOF'
+if [ "$SET" = heldout ]; then
+  # The held-out days: never looked at while the prompt is worked on. ledger and novel are private.
+  cat >"$DAYS" <<'EOF'
+2026-11-02|atlas-api|09:10|14|3|Add rate limiter to the login endpoint
+2026-11-02|atlas-api|10:40|6|1|Log rejected tokens
+2026-11-02|atlas-api|15:05|9|9|fix: limiter counts per user, not per IP
+2026-11-03|recipes|20:15|40|2|Add a shopping list page
+2026-11-03|recipes|21:30|3|3|Fix the servings slider
+2026-11-04|infra|08:50|22|10|ci: cache the Swift build
+2026-11-04|infra|09:30|5|5|ci: run the tests on arm64
+2026-11-04|atlas-api|11:00|2|2|chore(deps): bump the JSON library
+2026-11-04|infra|16:20|12|4|build: pin the base image
+2026-11-05|mobile-app|10:00|80|20|feat(onboarding): three intro screens
+2026-11-05|mobile-app|12:30|15|5|fix(onboarding): skip button on small phones
+2026-11-05|mobile-app|14:10|30|0|test: snapshot the intro screens
+2026-11-05|mobile-app|16:45|4|12|refactor: share the page indicator
+2026-11-05|ledger|18:00|25|4|Import the bank statement
+2026-11-09|novel|07:30|300|20|Chapter 4
+2026-11-09|novel|21:00|120|80|Chapter 4: rewrite the ending
+2026-11-10|atlas-api|09:00|60|30|Move sessions to Redis
+2026-11-10|atlas-api|11:15|12|40|Remove the in-memory session store
+2026-11-10|atlas-api|14:30|25|0|Document the session settings
+2026-11-10|recipes|19:45|1|1|Typo on the about page
+2026-11-12|mobile-app|09:20|10|3|perf: lazy-load the recipe images
+2026-11-12|mobile-app|10:05|5|2|Fix the crash on an empty feed
+2026-11-12|mobile-app|11:40|8|1|Update the app icon
+2026-11-12|mobile-app|13:00|2|2|revert: perf: lazy-load the recipe images
+2026-11-12|mobile-app|15:30|18|6|Retry image loads once
+2026-11-16|infra|10:00|3|1|wip
+2026-11-16|infra|10:20|2|2|more wip
+2026-11-17|recipes|20:00|35|5|Print view for recipes
+2026-11-17|recipes|20:40|10|2|Print view: hide the comments
+2026-11-17|ledger|21:30|8|8|Fix the rounding of shared expenses
+2026-11-17|novel|22:10|60|5|Chapter 5 outline
+2026-11-19|atlas-api|09:05|7|7|Refactor the error responses
+2026-11-19|atlas-api|10:30|30|2|Add pagination to the orders endpoint
+2026-11-19|atlas-api|13:45|16|0|Tests for pagination
+2026-11-19|atlas-api|15:10|4|1|Fix an off-by-one in the page count
+2026-11-19|atlas-api|17:20|3|3|docs: pagination in the API guide
+2026-11-19|infra|18:00|6|2|Alert when the disk is 90% full
+2026-11-23|mobile-app|11:00|2|1|Release 3.1.0
+2026-11-24|recipes|09:30|20|18|Rework the search ranking
+2026-11-24|recipes|10:15|12|0|Search: match ingredients too
+2026-11-24|recipes|11:50|3|1|Search: ignore accents
+2026-11-24|atlas-api|16:00|5|1|Fix the health check on startup
+2026-11-24|infra|17:30|9|2|Back up the database nightly
+EOF
+else
+  cat >"$DAYS" <<'EOF'
 2026-10-01|notes-app|10:12|12|3|Fix the crash when the sync folder is missing
 2026-10-02|notes-app|09:05|40|2|Add a tag filter to the sidebar
 2026-10-02|notes-app|11:30|8|1|Tag filter: keyboard shortcut
@@ -157,8 +216,9 @@ cat >"$DAYS" <<'EOF'
 2026-10-30|ml-experiments|13:00|44|0|plots
 2026-10-30|ml-experiments|17:00|3|30|cleanup
 EOF
+fi
 
-for project in notes-app site api-server dotfiles ml-experiments billing thesis garden; do
+for project in $PROJECTS; do
   repo="$WORK/repos/$project"
   git init -q "$repo"
   seq 1 2000 | sed 's/^/line /' >"$repo/work.txt"
@@ -166,8 +226,7 @@ for project in notes-app site api-server dotfiles ml-experiments billing thesis 
   GIT_AUTHOR_DATE=2026-09-01T12:00:00Z GIT_COMMITTER_DATE=2026-09-01T12:00:00Z git -C "$repo" commit -q -m "Start"
   "$GITJOURNAL" repos add "$repo" --name "$project" >/dev/null
 done
-git config -f "$CONFIG" repo.billing.private true
-git config -f "$CONFIG" repo.thesis.private true
+for project in $PRIVATE; do git config -f "$CONFIG" "repo.$project.private" true; done
 
 # Commits in date order, as a person makes them.
 sort -t'|' -k1,1 -k3,3 "$DAYS" -o "$DAYS"
@@ -188,7 +247,7 @@ for seed in $SEEDS; do
   start_llama_server "$UPSTREAM" >&2
   start_proxy "$PORT" "$UPSTREAM"
   started="$(now)"
-  "$GITJOURNAL" rebuild --since 2026-10-01 --until 2026-10-31 >"$WORK/rebuild-$seed.txt" 2>&1 || true
+  "$GITJOURNAL" rebuild --since "$FIRST" --until "$LAST" >"$WORK/rebuild-$seed.txt" 2>&1 || true
   echo "$seed $(seconds_since "$started")" >>"$WORK/runs.txt"
   stop_proxy
   stop_llama_server

@@ -22,7 +22,7 @@ spec.loader.exec_module(grounding)
 
 rows = [line.rstrip("\n").split("|", 5) for line in open(days_file) if line.strip()]
 days = sorted({row[0] for row in rows})
-private = {"billing", "thesis"}
+private = set(os.environ.get("PRIVATE", "billing thesis").split())
 names = sorted({row[1] for row in rows})
 runs = dict(line.split() for line in open(os.path.join(work, "runs.txt")))
 FACTUAL = re.compile(r"^\d+ commits? (in 1 project|across \d+ projects), \+\d+ -\d+$")
@@ -75,6 +75,18 @@ def sentence(path):
     return None if FACTUAL.match(first) else first
 
 
+# Words that say nothing of a subject's own, left out when a sentence is compared with the subjects.
+PLAIN = set("a an the to of in on for and or with by at from into".split())
+
+
+def lists_back(day, sentence):
+    """Whether the sentence just lists the day's subjects back: 80% or more of their words are in it."""
+    wanted = {word for row in rows if row[0] == day and row[1] not in private
+              for word in re.findall(r"[^\W_]+", row[5].lower()) if word not in PLAIN}
+    have = set(re.findall(r"[^\W_]+", sentence.lower()))
+    return bool(wanted) and len(wanted & have) >= 0.8 * len(wanted)
+
+
 def cell(text, limit=150):
     text = " ".join(text.split()).replace("|", "\\|")
     return text if len(text) <= limit else text[: limit - 1] + "…"
@@ -94,13 +106,13 @@ def answer_of(request):
         return request["response"]
 
 
-totals = {"days": 0, "accepted": 0, "first": 0, "grounded": 0, "requests": 0}
+totals = {"days": 0, "accepted": 0, "first": 0, "grounded": 0, "requests": 0, "listed": 0}
 seconds, disagreements = [], []
 for seed in seeds:
     requests = [json.loads(line) for line in open(os.path.join(work, f"requests-{seed}.jsonl"))]
     generations = [r for r in requests if r["path"] == "/v1/chat/completions"]
     log = open(os.path.join(work, f"narrative-{seed}.log")).read().splitlines()
-    accepted = first = grounded = 0
+    accepted = first = grounded = listed = 0
     print(f"### Seed {seed}\n")
     print("| day | commits | the model's answers | guard | independent check |")
     print("| --- | --- | --- | --- | --- |")
@@ -116,6 +128,9 @@ for seed in seeds:
             verdict = f"accepted ({'1st' if len(asked) == 1 else '2nd'} try): {cell(kept, 400)}"
             check = grounding.check(facts(day), kept)
             grounded += check == "grounded"
+            if lists_back(day, kept):
+                listed += 1
+                check += "; lists the subjects back"
             if check != "grounded":
                 disagreements.append(f"seed {seed}, {day}: {kept} ({check})")
         else:
@@ -125,17 +140,20 @@ for seed in seeds:
             verdict = "**rejected**: " + cell(" / ".join(reasons) or other, 160)
         print(f"| {day[5:]} | {cell(describe(day), 130)} | {answers} | {verdict} | {check} |")
     print(f"\nSeed {seed}: **{accepted}/{len(days)} days with a sentence** ({first} at the first try), "
-          f"{grounded}/{accepted} of them grounded by the independent check; {len(generations)} generation "
+          f"{grounded}/{accepted} of them grounded by the independent check, {listed}/{accepted} just list the "
+          f"subjects back; {len(generations)} generation "
           f"requests; `gitjournal rebuild` of the {len(days)} days took {float(runs[seed]):.1f} s.\n")
     totals["days"] += len(days)
     totals["accepted"] += accepted
     totals["first"] += first
     totals["grounded"] += grounded
     totals["requests"] += len(generations)
+    totals["listed"] += listed
 
 if seconds:
     print(f"All seeds: {totals['accepted']}/{totals['days']} days with a sentence ({totals['first']} at the first "
           f"try), {totals['grounded']}/{totals['accepted']} grounded by the independent check, "
+          f"{totals['listed']}/{totals['accepted']} list the subjects back, "
           f"{totals['requests']} generation requests. Generation time at the server per answer: "
           f"median {statistics.median(seconds):.2f} s, max {max(seconds):.2f} s.")
 for line in disagreements:

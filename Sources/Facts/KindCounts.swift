@@ -31,6 +31,12 @@ public struct KindCounts: Sendable, Equatable, Codable {
 
   public var isEmpty: Bool { counts.allSatisfy { $0 == 0 } }
 
+  /// Whether any commit's kind is known: "2 other commits" says nothing.
+  public var isTelling: Bool { total > self[.other] }
+
+  /// The commits counted.
+  public var total: Int { counts.reduce(0, +) }
+
   /// `2 fixes, 1 feature`: the most frequent first, `other` last; empty when there is no commit.
   public var line: String {
     nonZero.sorted { lhs, rhs in

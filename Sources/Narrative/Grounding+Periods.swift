@@ -8,7 +8,7 @@ extension Grounding {
     let projects = Prompt.projects(of: period).map { project in
       (
         name: project.name, isPrivate: project.isPrivate, count: project.commitCount, days: project.activeDays,
-        subjects: project.subjects
+        subjects: project.subjects + (project.kinds.isEmpty ? [] : [project.kinds])
       )
     }
     self.init(

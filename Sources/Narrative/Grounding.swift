@@ -43,7 +43,11 @@ struct Grounding: Sendable {
       projects: facts.projects.map { project in
         (
           project.name, project.isPrivate, project.commitCount, 1,
-          project.isPrivate ? [] : project.commits.prefix(Prompt.maximumSubjects).map(\.subject)
+          // The kinds' words are facts as the subjects are: computed from them, and given in the prompt.
+          project.isPrivate
+            ? []
+            : project.commits.prefix(Prompt.maximumSubjects).map(\.subject)
+              + (project.kinds.isTelling ? [project.kinds.line] : [])
         )
       }, framing: "", commitCount: facts.commitCount, dayCounts: nil)
   }

@@ -3,17 +3,16 @@ import GitReader
 import Support
 
 /// What the model is asked about a week or a month: the numbers its page states, computed in code (commits, days
-/// with commits, projects; per project its commits and days), some subjects of each project, an example answer
-/// made of those facts alone, and the question last. Built like the day's prompt, for the same small model: prose,
-/// no line counts, dates or times, a private project by name and counts only.
+/// with commits, projects; per project its commits, days and kinds of work), some subjects of each project, what to
+/// say that the page's list does not, and the question last. Built like the day's prompt: prose, no line counts,
+/// dates or times, a private project by name and counts only, and no example answer to copy.
 ///
-/// `This week I committed 14 times on 4 of 7 days, in 2 projects. In notes-app I committed 11 times on 3 days: "Fix
-/// the sync crash"; "Add export". I also committed 3 times on 2 days to billing, a private project. My busiest day
-/// was Tuesday.`, a blank line, `For example: "This week I made 14 commits on 4 days, working on notes-app (fix the
-/// sync crash, add export), and committed 3 times to billing, a private project."`, a blank line and the question.
+/// `This week I committed 14 times on 4 of 7 days, in 2 projects. In notes-app I committed 11 times on 3 days (6
+/// fixes, 2 features): "Fix the sync crash"; "Add export". I also committed 3 times on 2 days to billing, a private
+/// project. My busiest day was Tuesday.`, a blank line, the instruction, a blank line and the question.
 extension Prompt {
   /// Bump whenever the wording of a period's prompt changes: cached sentences made from an older one are not reused.
-  public static let periodVersion = 1
+  public static let periodVersion = 2
 
   static let weekQuestion = "In one sentence, what did I work on this week?"
   static let monthQuestion = "In one sentence, what did I work on this month?"
@@ -33,6 +32,8 @@ extension Prompt {
     let subjects: [String]
     /// More subjects than those shown.
     let hasMore: Bool
+    /// Its commits by kind of work, `2 fixes, 1 feature`; empty for a private project.
+    let kinds: String
   }
 
   public init(period: PeriodFacts) {
@@ -42,8 +43,10 @@ extension Prompt {
     for project in projects where !project.isPrivate {
       var subjects = project.subjects.map { "\"\($0)\"" }.joined(separator: "; ")
       if project.hasMore { subjects += " and more" }
+      let kinds = project.kinds.isEmpty ? "" : " (\(project.kinds))"
       sentences.append(
-        "In \(project.name) I committed \(Self.times(project.commitCount)) on \(Self.days(project)): \(subjects).")
+        "In \(project.name) I committed \(Self.times(project.commitCount)) on \(Self.days(project))\(kinds): "
+          + "\(subjects).")
     }
     sentences += Self.privateSentences(projects)
     if let busiest = Self.busiestDay(period) { sentences.append("My busiest day was \(busiest).") }
@@ -52,7 +55,7 @@ extension Prompt {
         You keep a developer's diary. Reply with one short sentence in the past tense that says what I did this \
         \(unit). Use only the facts given.
         """,
-      facts: sentences.joined(separator: " ") + "\n\nFor example: \"" + Self.example(for: period) + "\"",
+      facts: sentences.joined(separator: " ") + "\n\n" + Self.periodInstruction(unit),
       question: unit == "week" ? Self.weekQuestion : Self.monthQuestion)
   }
 
@@ -89,32 +92,9 @@ extension Prompt {
     return busiest.day.weekday.description
   }
 
-  /// A sentence made of the facts' words only: "This week I made 14 commits on 4 days, working on notes-app (fix the
-  /// sync crash, add export) and site (update the footer), and committed 3 times to billing, a private project."
-  static func example(for period: PeriodFacts) -> String {
-    let facts = period.facts
-    let projects = projects(of: period)
-    let commits = facts.commitCount == 1 ? "1 commit" : "\(facts.commitCount) commits"
-    let days = facts.activeDays.count == 1 ? "1 day" : "\(facts.activeDays.count) days"
-    var text = "This \(period.period.unit) I made \(commits) on \(days)"
-    let worked = projects.filter { !$0.isPrivate }.map { project in
-      let subjects = project.subjects.prefix(Self.exampleSubjects).map { lowercasingFirstWord($0) }
-      return "\(project.name) (\(subjects.joined(separator: ", ")))"
-    }
-    if let last = worked.last {
-      text += ", working on " + (worked.count == 1 ? last : worked.dropLast().joined(separator: ", ") + " and " + last)
-    }
-    let committed = projects.filter(\.isPrivate)
-    if !committed.isEmpty {
-      let counts = committed.map { "\(times($0.commitCount)) to \($0.name)" }.joined(separator: " and ")
-      let kind = committed.count == 1 ? "a private project" : "all private projects"
-      if worked.isEmpty && committed.count == 1 {
-        text += " to \(committed[0].name), a private project"
-      } else {
-        text += (worked.isEmpty ? ", " : ", and committed ") + counts + ", " + kind
-      }
-    }
-    return text + "."
+  /// What to say, before the question: what the page's lists do not show.
+  static func periodInstruction(_ unit: String) -> String {
+    "Say what the \(unit) was mainly about and what kind of work it was, in your own words. Do not list the commits."
   }
 
   /// The period's projects by name, with what the prompt shows of each.
@@ -124,6 +104,7 @@ extension Prompt {
     var subjects: [String: [String]] = [:]
     var counts: [String: Int] = [:]
     var days: [String: Int] = [:]
+    var kinds: [String: KindCounts] = [:]
     for day in period.facts.days {
       for project in day.projects {
         if counts[project.name] == nil { order.append(project.name) }
@@ -131,6 +112,7 @@ extension Prompt {
         counts[project.name, default: 0] += project.commitCount
         days[project.name, default: 0] += 1
         subjects[project.name, default: []] += project.commits.map(\.subject)
+        kinds[project.name, default: KindCounts()].add(project.kinds)
       }
     }
     return order.sorted().map { name in
@@ -140,7 +122,8 @@ extension Prompt {
       let shown = spread(distinct, count: periodSubjects)
       return PeriodProject(
         name: name, isPrivate: hidden, commitCount: counts[name] ?? 0, activeDays: days[name] ?? 0, subjects: shown,
-        hasMore: shown.count < distinct.count)
+        hasMore: shown.count < distinct.count,
+        kinds: hidden || !(kinds[name]?.isTelling ?? false) ? "" : (kinds[name] ?? KindCounts()).line)
     }
   }
 

@@ -2,36 +2,39 @@ import Facts
 import GitReader
 import Support
 
-/// What the model is asked: what the day's commits say, in a few plain sentences, an example answer built from
-/// those facts alone, and one question at the end.
+/// What the model is asked: what the day's commits say, in a few plain sentences (how many, in which projects and
+/// which of them took most, what kinds of work they were, their subjects), what to say that the list under the
+/// sentence does not (the day's main thread and the kinds of work, not the subjects again), and one question at the
+/// end. No example answer: a small model copies one, and the copy of a list is the list again.
 ///
-/// Tuned on SmolLM2-135M-Instruct (scripts/evaluate-sentences.sh, BENCHMARKS.md): a small model answers the last
-/// line it reads, echoes `Key: value` lines and lists back, and garbles numbers. So the facts are prose, the
-/// question comes last, and the only numbers are the commit counts (so a sentence may state them): no line
-/// counts, date or times, which the factual line under the sentence states exactly. A private project gives its
-/// name and count, never its subjects. Asked only the question, the model invented a purpose or a product for
-/// most days ("a new journaling platform that allows users to share their writing"); given an example sentence
-/// made of the day's own words (version 3), it mostly keeps to them, and an answer it copies is true.
+/// A small model answers the last line it reads, echoes `Key: value` lines and lists back, and garbles numbers
+/// (scripts/evaluate-sentences.sh). So the facts are prose, the question comes last, and the only numbers are
+/// counts (so a sentence may state them): no line counts, date or times, which the factual line under the sentence
+/// states exactly. The kinds of work are computed in code (`WorkKind`); their words are facts the guard allows. A
+/// private project gives its name and count, never its subjects nor their kinds.
 ///
-/// `In notes-app I committed twice: "Fix the sync crash"; "Add export". I also committed 3 times to billing, a
-/// private project.`, a blank line, `For example: "I worked on notes-app (fix the sync crash, add export), and
-/// committed 3 times to billing, a private project."`, a blank line and the question.
+/// `Today I committed 5 times in 2 projects, most of them in notes-app. notes-app had 3 commits (2 fixes, 1
+/// feature): "Fix the sync crash"; "Add export"; "Fix the export". site had 1 commit (1 docs change): "Document
+/// the footer". I also committed once to billing, a private project.`, a blank line, the instruction, a blank line
+/// and the question.
 public struct Prompt: Sendable, Equatable {
   /// Bump whenever the wording changes: cached sentences made from an older prompt are then not reused.
-  public static let version = 3
+  public static let version = 4
 
   /// The user message's last line. The guard strips an answer that starts by repeating it.
   static let question = "In one sentence, what did I work on today?"
 
+  /// What to say, before the question: what the list of commits under the sentence does not show.
+  static let instruction = """
+    Say what the day was mainly about and what kind of work it was, in your own words. Do not list the commits.
+    """
+
   /// Subjects listed per project; a day with more (a big import, a long rebase) is not worth a longer prompt.
   static let maximumSubjects = 20
 
-  /// Subjects per project in the example answer, which should stay one readable sentence.
-  static let exampleSubjects = 3
-
   public let system: String
   public let user: String
-  /// The user message's facts and example, without the question.
+  /// The user message's facts and instruction, without the question.
   let facts: String
   /// The user message's last line: `question`, or a period's (`Prompt(period:)`).
   let asked: String
@@ -42,58 +45,46 @@ public struct Prompt: Sendable, Equatable {
       You keep a developer's diary. Reply with one short sentence in the past tense that starts with "I" and \
       says what I did. Use only the facts given.
       """
-    var sentences: [String] = []
-    for project in facts.projects where !project.isPrivate {
+    var sentences = [Self.lead(facts)]
+    let shown = Self.ranked(facts.projects.filter { !$0.isPrivate })
+    for project in shown {
       var subjects = project.commits.prefix(Self.maximumSubjects).map { "\"\($0.subject)\"" }.joined(separator: "; ")
       if project.commits.count > Self.maximumSubjects { subjects += " and more" }
-      sentences.append("In \(project.name) I committed \(Self.times(project)): \(subjects).")
+      let commits = project.commitCount == 1 ? "1 commit" : "\(project.commitCount) commits"
+      let kinds = project.kinds
+      sentences.append("\(project.name) had \(commits)\(kinds.isTelling ? " (\(kinds.line))" : ""): \(subjects).")
     }
     for project in facts.projects where project.isPrivate {
-      let lead = sentences.isEmpty ? "I committed" : "I also committed"
+      let lead =
+        shown.isEmpty && project == facts.projects.first(where: \.isPrivate) ? "I committed" : "I also committed"
       sentences.append("\(lead) \(Self.times(project)) to \(project.name), a private project.")
     }
-    self.facts = sentences.joined(separator: " ") + "\n\nFor example: \"" + Self.example(for: facts) + "\""
+    self.facts = sentences.joined(separator: " ") + "\n\n" + Self.instruction
     asked = Self.question
     user = self.facts + "\n\n" + asked
   }
 
-  /// A sentence made of the facts' words only: "I worked on notes-app (fix the sync crash, add export) and site
-  /// (update the footer), and committed 3 times to billing, a private project."
-  static func example(for facts: DayFacts) -> String {
-    var text = ""
-    let worked = facts.projects.filter { !$0.isPrivate }.map { project in
-      let subjects = project.commits.prefix(Self.exampleSubjects).map { lowercasingFirstWord($0.subject) }
-      return "\(project.name) (\(subjects.joined(separator: ", ")))"
-    }
-    if let last = worked.last {
-      text = "I worked on " + (worked.count == 1 ? last : worked.dropLast().joined(separator: ", ") + " and " + last)
-    }
-    let committed = facts.projects.filter(\.isPrivate)
-    if !committed.isEmpty {
-      let counts = committed.map { "\(times($0)) to \($0.name)" }.joined(separator: " and ")
-      let kind = committed.count == 1 ? "a private project" : "all private projects"
-      text += (text.isEmpty ? "I committed " : ", and committed ") + counts + ", " + kind
+  /// `Today I committed 5 times in 2 projects, most of them in notes-app.`, `Today I committed 6 times in 3
+  /// projects, the most in billing.`, `Today I committed twice.`: which project took most of the day, when one did.
+  static func lead(_ facts: DayFacts) -> String {
+    var text = "Today I committed \(times(facts.commitCount))"
+    guard facts.projectCount > 1 else { return text + "." }
+    text += " in \(facts.projectCount) projects"
+    let ranked = Self.ranked(facts.projects)
+    if ranked[0].commitCount > ranked[1].commitCount {
+      text += ranked[0].commitCount * 2 > facts.commitCount ? ", most of them in " : ", the most in "
+      text += ranked[0].name
     }
     return text + "."
   }
 
-  /// "Fix the crash" becomes "fix the crash" inside a sentence; "README", "UserStore" or "WIP" stay as they are.
-  static func lowercasingFirstWord(_ subject: String) -> String {
-    let word = subject.prefix { $0 != " " }
-    guard let first = word.first, first.isUppercase, word.dropFirst().allSatisfy({ !$0.isUppercase }) else {
-      return subject
-    }
-    return first.lowercased() + subject.dropFirst()
+  /// Most commits first, equals by name.
+  static func ranked(_ projects: [ProjectFacts]) -> [ProjectFacts] {
+    projects.sorted { $0.commitCount != $1.commitCount ? $0.commitCount > $1.commitCount : $0.name < $1.name }
   }
 
-  /// "once", "twice", "3 times": a small model copies "(2 commits)" into its answer.
-  static func times(_ project: ProjectFacts) -> String {
-    switch project.commitCount {
-    case 1: return "once"
-    case 2: return "twice"
-    case let count: return "\(count) times"
-    }
-  }
+  /// "once", "twice", "3 times".
+  static func times(_ project: ProjectFacts) -> String { times(project.commitCount) }
 
   init(system: String, facts: String, question: String) {
     self.init(system: system, user: facts + "\n\n" + question, facts: facts, asked: question)

