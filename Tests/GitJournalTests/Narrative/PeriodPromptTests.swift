@@ -57,8 +57,8 @@ struct PeriodPromptTests {
     #expect(
       prompt.user == """
         This week I committed 9 times on 4 of 7 days, in 3 projects. In notes-app I committed 6 times on 3 days \
-        (2 fixes, 1 feature, 3 other commits): "Fix the sync crash"; "Add export"; "Export: lists"; "Export: tables"; "Tidy the settings \
-        screen". In site I committed once on 1 day (1 chore): "Update the footer". I also committed twice on 1 day \
+        (2 fixes, 1 feature, 1 refactor, 2 other): "Fix the sync crash"; "Add export"; "Export: lists"; \
+        "Export: tables"; "Tidy the settings screen". In site I committed once on 1 day (1 chore): "Update the footer". I also committed twice on 1 day \
         to billing, a private project. My busiest day was Tuesday.
 
         Say what the week was mainly about and what kind of work it was, in your own words. Do not list the commits.

@@ -68,7 +68,7 @@ struct PromptTests {
     let facts = DayFacts(
       day: Self.day, projects: [Self.project("app", ["perf: cache the index", "Document the hook"])])
     let prompt = Prompt(facts: facts)
-    #expect(prompt.user.contains("(1 docs change, 1 performance change)"))
+    #expect(prompt.user.contains("(1 performance change, 1 docs change)"))
     #expect(
       SentenceGuard.check(sentence, prompt: prompt.user, grounding: Grounding(facts: facts)) == .accepted(sentence))
     let other = DayFacts(day: Self.day, projects: [Self.project("app", ["Cache the index", "Fix the hook"])])
