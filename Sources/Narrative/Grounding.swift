@@ -114,8 +114,28 @@ struct Grounding: Sendable {
     for index in tokens.indices {
       if let problem = numberProblem(at: index, in: tokens) { return problem }
     }
-    return misattribution(in: tokens)
+    if let problem = misattribution(in: tokens) { return problem }
+    // "Today I committed twice." is true, and the factual line under it says so already: a sentence has some word
+    // besides the counts and the words every such sentence has.
+    guard tokens.contains(where: { token in
+      guard case .word(let word) = token else { return false }
+      return Self.isTelling(word)
+    }) else { return "says only what the factual line says" }
+    return nil
   }
+
+  /// A word that tells more than the counts: not a small word, a number or a word every sentence about a day has
+  /// ("commit", "project", "today").
+  private static func isTelling(_ word: String) -> Bool {
+    !(functionWords.contains(word) || numberWords[word] != nil || framingStems.contains(stem(word)))
+  }
+
+  /// Stems of the words every sentence about a day, a week or a month may have, which say nothing of its work.
+  static let framingStems: Set<String> = Set(
+    [
+      "commit", "committed", "project", "private", "work", "worked", "make", "made", "spend", "spent", "total",
+      "day", "today", "time", "week", "month",
+    ].map(stem))
 
   /// Prepositions that put what comes before them under the project named after them: "fixed the sync in notes-app".
   static let attributing: Set<String> = ["in", "for", "of", "to", "on", "into", "at"]

@@ -20,7 +20,7 @@ import Support
 enum SentenceGuard {
   /// Bump whenever a rule changes what is accepted: rejections remembered under an older guard are then asked
   /// again (SentenceCache).
-  static let version = 3
+  static let version = 4
 
   static let maximumLength = 300
   /// Fewer words than this say nothing ("Awesome!", "Work:").

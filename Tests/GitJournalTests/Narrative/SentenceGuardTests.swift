@@ -162,6 +162,12 @@ struct SentenceGuardTests {
     ),
   ]
 
+  /// A private project's day may name the project, and nothing more: that is telling enough.
+  @Test func aPrivateProjectsNameIsWorthSaying() {
+    let sentence = "Today I committed once to billing, a private project."
+    #expect(Self.check(sentence, [Project("billing", true, ["Private subject"])]) == .accepted(sentence))
+  }
+
   @Test(arguments: accepted)
   func acceptedAnswers(_ answer: Answer) {
     #expect(Self.check(answer.raw, answer.projects) == .accepted(answer.expected))
@@ -169,6 +175,14 @@ struct SentenceGuardTests {
 
   /// Answers that are dropped, with the words the reason must contain.
   static let rejected: [Answer] = [
+    // True, and nothing the factual line under it does not say (SmolLM2's answers on the days of scripts/
+    // evaluate-sentences.sh). A private project's name is a fact worth saying; "a private project" is not.
+    Answer(fontAndAbout, "Today I committed twice.", "says only what the factual line says"),
+    Answer(notesApp, "Today I committed once.", "says only what the factual line says"),
+    Answer(
+      [Project("billing", true, ["Private subject"])], "I made 1 commit to a private project today.",
+      "says only what the factual line says"
+    ),
     // Loops.
     Answer(
       fourProjects,
