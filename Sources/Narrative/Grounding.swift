@@ -117,10 +117,12 @@ struct Grounding: Sendable {
     if let problem = misattribution(in: tokens) { return problem }
     // "Today I committed twice." is true, and the factual line under it says so already: a sentence has some word
     // besides the counts and the words every such sentence has.
-    guard tokens.contains(where: { token in
-      guard case .word(let word) = token else { return false }
-      return Self.isTelling(word)
-    }) else { return "says only what the factual line says" }
+    guard
+      tokens.contains(where: { token in
+        guard case .word(let word) = token else { return false }
+        return Self.isTelling(word)
+      })
+    else { return "says only what the factual line says" }
     return nil
   }
 

@@ -1,3 +1,5 @@
+import CSystem
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
@@ -9,8 +11,6 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
-
-import CSystem
 
 /// A log under `${XDG_STATE_HOME:-~/.local/state}/gitjournal/`: `hook.log` for the hooks, which must stay
 /// quiet (the terminal gets one line pointing here), `narrative.log` for the model's sentences.
