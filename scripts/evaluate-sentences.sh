@@ -257,4 +257,10 @@ for seed in $SEEDS; do
   cp "$HOME"/journal/*.md "$WORK/journal-$seed/"
 done
 
+# The same days with the model off: every page above, less its sentence, must be this one (the journal unharmed).
+git config -f "$CONFIG" narrative.engine off
+rm -rf "$HOME/journal"
+"$GITJOURNAL" rebuild --since "$FIRST" --until "$LAST" >"$WORK/rebuild-off.txt" 2>&1 || true
+mkdir -p "$WORK/journal-off"
+cp "$HOME"/journal/*.md "$WORK/journal-off/"
 python3 "$SCRIPTS/evaluation-report.py" "$WORK" "$DAYS" "$SEEDS" | tee "${REPORT:-/dev/null}"

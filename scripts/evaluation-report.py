@@ -75,6 +75,38 @@ def sentence(path):
     return None if FACTUAL.match(first) else first
 
 
+def without_sentence(text):
+    """The page less the model's sentence: the block's first line when it is not the factual line, and the empty
+    line after it."""
+    head, rest = text.split("<!-- gitjournal:begin", 1)
+    marker, body = rest.split("-->", 1)
+    lines = body.split("\n")
+    first = next(index for index, line in enumerate(lines) if line.strip())
+    # A day's factual line, or a week's or month's ("12 commits across 3 projects on 4 of 7 days, +500 -30").
+    if not re.match(r"^(\d+ commits? |No commits)", lines[first]):
+        del lines[first:first + 2]
+    return head + "<!-- gitjournal:begin" + marker + "-->" + "\n".join(lines)
+
+
+def comparable(text):
+    """The page with its block's checksum left out: it covers the block, so it differs with the sentence."""
+    return re.sub(r"checksum=[0-9a-f]+", "checksum=", text)
+
+
+def harmed_pages(seed):
+    """The pages of this seed's journal that differ from the model-off journal by more than the sentence."""
+    off = os.path.join(work, "journal-off")
+    if not os.path.isdir(off):
+        return []
+    harmed = []
+    for name in sorted(os.listdir(off)):
+        path = os.path.join(work, f"journal-{seed}", name)
+        if not os.path.exists(path) or comparable(without_sentence(open(path).read())) != comparable(
+                open(os.path.join(off, name)).read()):
+            harmed.append(name)
+    return harmed
+
+
 # Words that say nothing of a subject's own, left out when a sentence is compared with the subjects.
 PLAIN = set("a an the to of in on for and or with by at from into".split())
 
@@ -106,7 +138,7 @@ def answer_of(request):
         return request["response"]
 
 
-totals = {"days": 0, "accepted": 0, "first": 0, "grounded": 0, "requests": 0, "listed": 0}
+totals = {"days": 0, "accepted": 0, "first": 0, "grounded": 0, "requests": 0, "listed": 0, "harmed": 0}
 seconds, disagreements = [], []
 for seed in seeds:
     requests = [json.loads(line) for line in open(os.path.join(work, f"requests-{seed}.jsonl"))]
@@ -128,17 +160,21 @@ for seed in seeds:
             verdict = f"accepted ({'1st' if len(asked) == 1 else '2nd'} try): {cell(kept, 400)}"
             check = grounding.check(facts(day), kept)
             grounded += check == "grounded"
+            if check != "grounded":
+                disagreements.append(f"seed {seed}, {day}: {kept} ({check})")
             if lists_back(day, kept):
                 listed += 1
                 check += "; lists the subjects back"
-            if check != "grounded":
-                disagreements.append(f"seed {seed}, {day}: {kept} ({check})")
         else:
             reasons = [line.split("sentence rejected, ", 1)[1].split(": ")[0] for line in log
                        if f"{day}: sentence rejected, " in line]
             other = next((line.split(" ", 1)[1] for line in reversed(log) if day in line), "no sentence")
             verdict = "**rejected**: " + cell(" / ".join(reasons) or other, 160)
         print(f"| {day[5:]} | {cell(describe(day), 130)} | {answers} | {verdict} | {check} |")
+    harmed = harmed_pages(seed)
+    totals["harmed"] += len(harmed)
+    if harmed:
+        print(f"\nPages that differ from the model-off journal by more than the sentence: {', '.join(harmed)}")
     print(f"\nSeed {seed}: **{accepted}/{len(days)} days with a sentence** ({first} at the first try), "
           f"{grounded}/{accepted} of them grounded by the independent check, {listed}/{accepted} just list the "
           f"subjects back; {len(generations)} generation "
@@ -154,6 +190,7 @@ if seconds:
     print(f"All seeds: {totals['accepted']}/{totals['days']} days with a sentence ({totals['first']} at the first "
           f"try), {totals['grounded']}/{totals['accepted']} grounded by the independent check, "
           f"{totals['listed']}/{totals['accepted']} list the subjects back, "
+          f"{totals['harmed']} pages harmed (more than the sentence differs from the model-off journal), "
           f"{totals['requests']} generation requests. Generation time at the server per answer: "
           f"median {statistics.median(seconds):.2f} s, max {max(seconds):.2f} s.")
 for line in disagreements:

@@ -17,8 +17,6 @@ public struct JournalStore: Sendable {
   let sentences: SharedSentences
   /// One listing of the folder's possible sync conflict copies for every page this process writes.
   let conflictCandidates: ConflictCandidates
-  /// Files of the journal folder its writes left alone (symlinks, oversized copies), for the hook's log.
-  public let refused = RefusedFiles()
   /// Whether a batched write was made: a batch that wrote nothing (a second rebuild) has nothing to sync.
   let batchedWrites = BatchedWrites()
 

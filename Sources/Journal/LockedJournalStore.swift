@@ -114,7 +114,7 @@ public struct LockedJournalStore: Sendable {
       // A sync tool's copies of this file: their text goes into the file, then they are kept aside.
       let text = existing.map { JournalText(bytes: $0.bytes) }
       let (withCopies, copies) = conflicts.merging(
-        store.conflictCandidates.copies(of: pageName), into: text?.text, refused: store.refused)
+        store.conflictCandidates.copies(of: pageName), into: text?.text)
       let (merged, isFresh) = JournalMerger.mergeTellingFresh(page: page, into: withCopies, pageName: pageName)
       let bytes = text?.bytes(of: merged) ?? Array(merged.utf8)
       if let existing, bytes == existing.bytes {
@@ -158,7 +158,7 @@ public struct LockedJournalStore: Sendable {
     for _ in 0..<Self.maximumAttempts {
       let (contents, destination) = try AtomicFile.readForReplacing(file)
       if destination.isLink {
-        store.refused.note(Self.linkedPage(file).description)
+        RefusedInputs.note(Self.linkedPage(file).description)
         return false
       }
       guard let existing = contents else { return false }
@@ -260,7 +260,7 @@ public struct LockedJournalStore: Sendable {
 extension LockedJournalStore {
   /// Moves merged copies aside, and out of this process's listing.
   fileprivate func keep(_ copies: [String], with conflicts: SyncConflicts) {
-    conflicts.keep(copies, refused: store.refused)
+    conflicts.keep(copies)
     store.conflictCandidates.remove(copies)
   }
 }

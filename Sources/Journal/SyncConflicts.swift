@@ -66,7 +66,7 @@ struct SyncConflicts: Sendable {
   /// A copy that is a symlink, no regular file, or larger than `largestCopy` is neither read nor merged: it is left
   /// out of `taken` (what `keep` then moves aside), with a line in `refused`.
   func merging(
-    _ names: [String], into text: String?, refused: RefusedFiles? = nil
+    _ names: [String], into text: String?
   ) -> (text: String?, taken: [String]) {
     // The usual case, every commit: no copy, and the page's paragraphs are not even listed.
     guard !names.isEmpty else { return (text, []) }
@@ -81,7 +81,7 @@ struct SyncConflicts: Sendable {
         // then syncs to every machine.
         contents = try AtomicFile.readOwnFile(path, largest: Self.largestCopy)
       } catch {
-        refused?.note(Self.refusal(of: path, error))
+        RefusedInputs.note(Self.refusal(of: path, error))
         continue
       }
       guard let contents else { continue }
@@ -116,11 +116,11 @@ struct SyncConflicts: Sendable {
 
   /// Moves the copies into the conflicts folder. A copy whose exact bytes are kept there already is one of them.
   /// Nothing is moved through a symlink in the conflicts folder's place, or `.gitjournal`'s: the copies then wait,
-  /// with a line in `refused`.
-  func keep(_ names: [String], refused: RefusedFiles? = nil) {
+  /// with a line in `RefusedInputs`.
+  func keep(_ names: [String]) {
     guard !names.isEmpty else { return }
     if let link = FolderLinks.firstLink(in: folder, below: journalDirectory) {
-      refused?.note("left the merged sync conflict copies where they are: \(FolderLinks.refusal(of: link))")
+      RefusedInputs.note("left the merged sync conflict copies where they are: \(FolderLinks.refusal(of: link))")
       return
     }
     guard (try? makeFolders(folder)) != nil else { return }

@@ -20,4 +20,10 @@ package enum RefusedInputs {
       return lines
     }
   }
+
+  /// Every refusal noted in this process whose line contains `text`, whether taken or not: for a test, which shares
+  /// the process with others that take theirs.
+  package static func noted(containing text: String) -> [String] {
+    lock.withLock { seen.filter { $0.contains(text) }.sorted() }
+  }
 }

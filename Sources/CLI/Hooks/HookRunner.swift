@@ -68,9 +68,8 @@ struct HookRunner {
         days: days, likelyMoved: committing)
       startNarratorIfNeeded(for: report, configuration: configuration)
       log.append(
-        Self.carriedLines(report, hook: hook) + report.refused.map { "\(hook.rawValue): \($0)" }, now: environment.now()
-      )
-      // Files from other machines that were refused (a record out of range, say): one line each, in the log only.
+        Self.carriedLines(report, hook: hook), now: environment.now())
+      // Files from outside that were refused (a record out of range, a symlinked page): one line each, in the log only.
       log.append(RefusedInputs.take().map { "\(hook.rawValue): \($0)" }, now: environment.now())
       var authorLine: String?
       if hook == .postCommit,

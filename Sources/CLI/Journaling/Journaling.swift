@@ -114,8 +114,6 @@ struct Journaling: Sendable {
     var recordsTakenAsHeld = 0
     /// Why each page a rebuild could not write was not written, in the order of the pages; the others were written.
     var unwritten: [SystemError] = []
-    /// Files of the journal folder left alone as they came (see `RefusedFiles`), one line each.
-    var refused: [String] = []
 
     /// Adds the report of later days.
     mutating func add(_ later: Report) {
@@ -126,7 +124,6 @@ struct Journaling: Sendable {
       pagesLeftAlone += later.pagesLeftAlone
       recordsTakenAsHeld += later.recordsTakenAsHeld
       unwritten += later.unwritten
-      refused += later.refused
       for (name, rename) in later.renamed {
         let seen = renamed[name] ?? (from: [], days: 0)
         renamed[name] = (seen.from.union(rename.from), seen.days + rename.days)
@@ -192,7 +189,6 @@ struct Journaling: Sendable {
       for day in reading.days.keys.sorted() {
         try write(reading.days[day]!, readPaths: reading.readPaths, in: locked, durability: .immediate, into: &report)
       }
-      report.refused = store.refused.take()
       return report
     }
   }
