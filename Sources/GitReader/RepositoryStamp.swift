@@ -46,10 +46,11 @@ struct RepositoryStamp: Equatable {
   ///
   /// `includingOrigin`: origin's refs are stamped too (every file under `refs/remotes/origin`, that folder, and the
   /// `refs/remotes` and `refs` folders a new one would be made in), as a rebuild's history key names origin's HEAD
-  /// and origin's copy of the default branch (see `HistoryCache`).
-  static func take(of repository: Repository, root: String, includingOrigin: Bool = false) -> RepositoryStamp? {
+  /// and origin's copy of the default branch (see `HistoryCache`). `now` tells what is too recent to stamp.
+  static func take(
+    of repository: Repository, root: String, includingOrigin: Bool = false, now: PathStamp.Timestamp = .now
+  ) -> RepositoryStamp? {
     guard let home = environment("HOME") else { return nil }
-    let now = PathStamp.Timestamp.now
     let gitDirectory = repository.gitDirectory
     let common = repository.commonDirectory
     var stamp = RepositoryStamp(entries: [])

@@ -49,7 +49,8 @@ struct ConfigFile {
   /// parsing the file, which cost a hook 13,000 instructions for each `[repo]` section. Not kept: a file with an
   /// include (the files it includes are not stamped), one changed so recently that a change made now could keep
   /// its times, and one that changed while it was read. A cache that cannot be read or written costs time only.
-  func entries(cacheDirectory: String?) throws(ConfigError) -> [Entry] {
+  /// `now` tells what is too recent; tests pass a later time instead of waiting.
+  func entries(cacheDirectory: String?, now: PathStamp.Timestamp = .now) throws(ConfigError) -> [Entry] {
     guard let cacheDirectory else { return try entries() }
     let cache = cacheDirectory + "/config-v1.tsv"
     let stamp = PathStamp(path: path, kind: .full)
@@ -60,7 +61,7 @@ struct ConfigFile {
       let section = Configuration.split($0.name).section
       return section == "include" || section == "includeif"
     }
-    if !hasInclude && !stamp.isRacy(now: .now) && PathStamp(path: path, kind: .full) == stamp {
+    if !hasInclude && !stamp.isRacy(now: now) && PathStamp(path: path, kind: .full) == stamp {
       try? StateFile.write(
         [["config", path], ["stamp"] + Self.fields(of: stamp)] + read.map { ["entry", $0.name, $0.value] } + [["end"]],
         to: cache, isCache: true)

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import CLI
+@testable import GitReader
 @testable import Support
 
 /// The config's entries kept with its stamp (`ConfigFile.entries(cacheDirectory:)`): every way the file can
@@ -16,31 +17,32 @@ import Testing
     try sandbox.configure("journal.weekStart", "monday")
   }
 
-  /// The config's entries as a hook reads them, with the cache.
-  func read() throws -> [ConfigFile.Entry] {
-    try ConfigFile(path: sandbox.configPath).entries(cacheDirectory: sandbox.environment().cacheDirectory)
+  /// The config's entries as a hook reads them, with the cache. `settled`: as a second later, when a file written
+  /// now is no longer too recent to be kept (see `PathStamp.isRacy`).
+  func read(settled: Bool = false) throws -> [ConfigFile.Entry] {
+    let now = PathStamp.Timestamp.now
+    return try ConfigFile(path: sandbox.configPath).entries(
+      cacheDirectory: sandbox.environment().cacheDirectory,
+      now: settled ? PathStamp.Timestamp(seconds: now.seconds + 1, nanoseconds: now.nanoseconds) : now)
   }
-
-  /// Waits until a file written now is no longer too recent to be kept (see `PathStamp.isRacy`).
-  func settle() { usleep(150_000) }
 
   func value(_ name: String, in entries: [ConfigFile.Entry]) -> String? {
     entries.last { $0.name == name }?.value
   }
 
   @Test func anEditOfAnyKindIsSeenAtTheNextRead() throws {
-    settle()
-    #expect(value("journal.weekstart", in: try read()) == "monday")
+    #expect(value("journal.weekstart", in: try read(settled: true)) == "monday")
     #expect(FileManager.default.fileExists(atPath: cache), "the settled file was not kept")
     #expect(value("journal.weekstart", in: try read()) == "monday")
 
     // Written by rename (git config, libgit2).
     try sandbox.configure("journal.weekStart", "sunday")
     #expect(value("journal.weekstart", in: try read()) == "sunday")
-    settle()
-    _ = try read()
+    _ = try read(settled: true)
 
-    // Written in place with the same length and its modification time set back: the change time still moves.
+    // Written in place with the same length and its modification time set back: the change time still moves, as it
+    // does for an edit made a clock tick (at most 10 ms) or more after the file was kept.
+    usleep(20_000)
     let before = try FileManager.default.attributesOfItem(atPath: sandbox.configPath)[.modificationDate] as? Date
     let text = try String(contentsOfFile: sandbox.configPath, encoding: .utf8)
     let handle = try #require(FileHandle(forWritingAtPath: sandbox.configPath))
@@ -54,8 +56,7 @@ import Testing
     let included = sandbox.scratch.path("included")
     try Data("[journal]\n\tweekStart = tuesday\n".utf8).write(to: URL(fileURLWithPath: included))
     try sandbox.configure("include.path", included)
-    settle()
-    #expect(value("journal.weekstart", in: try read()) == "tuesday")
+    #expect(value("journal.weekstart", in: try read(settled: true)) == "tuesday")
     #expect(!FileManager.default.fileExists(atPath: cache))
     try Data("[journal]\n\tweekStart = saturday\n".utf8).write(to: URL(fileURLWithPath: included))
     #expect(value("journal.weekstart", in: try read()) == "saturday")
@@ -64,8 +65,7 @@ import Testing
   @Test func aFileJustWrittenIsNotKeptAndABrokenCacheIsAMiss() throws {
     _ = try read()
     #expect(!FileManager.default.fileExists(atPath: cache), "a file written just now was kept")
-    settle()
-    let full = try read()
+    let full = try read(settled: true)
     let kept = try String(contentsOfFile: cache, encoding: .utf8)
     for broken in [String(kept.dropLast(5)), kept.replacingOccurrences(of: "entry\t", with: "entri\t"), "garbage\n"] {
       try Data(broken.utf8).write(to: URL(fileURLWithPath: cache))

@@ -37,14 +37,19 @@ import Testing
     try reading(cached: cached).commits
   }
 
-  /// A read of the span, and where its records came from.
-  func reading(cached: Bool) throws -> (commits: [CommitRecord], source: CommitReader.Source) {
+  /// A read of the span, and where its records came from. `settled`: the references' stamp is taken as a second
+  /// later, when the files changed just now are no longer too recent to stamp (`PathStamp.isRacy`).
+  func reading(cached: Bool, settled: Bool = false) throws -> (commits: [CommitRecord], source: CommitReader.Source) {
     let folder: String? = cached ? cacheFolder : nil
-    return try CommitReader(
+    var reader = CommitReader(
       repository: try Repository.open(at: repository.path), authors: .everyone, includeMerges: false,
       statsCache: StatsCache(folder: nil), tipTimes: TipTimes(folder: nil), historyCache: HistoryCache(folder: folder),
-      root: repository.path
-    ).read(authoredFrom: Self.start, to: Self.end)
+      root: repository.path)
+    if settled {
+      let now = PathStamp.Timestamp.now
+      reader.stampedAt = PathStamp.Timestamp(seconds: now.seconds + 1, nanoseconds: now.nanoseconds)
+    }
+    return try reader.read(authoredFrom: Self.start, to: Self.end)
   }
 
   /// The cached read equals a full walk, twice in a row (the second from the file). `changing`: the change made
@@ -58,11 +63,10 @@ import Testing
   ) throws {
     let full = try read(cached: false)
     if changing { #expect(full != previous, "\(step) changed nothing to test", sourceLocation: sourceLocation) }
-    Thread.sleep(forTimeInterval: 0.15)
-    let first = try reading(cached: true)
+    let first = try reading(cached: true, settled: true)
     #expect(first.commits == full, "after \(step)", sourceLocation: sourceLocation)
     #expect(first.source != .historyByStamp, "after \(step), taken by a stale stamp", sourceLocation: sourceLocation)
-    let second = try reading(cached: true)
+    let second = try reading(cached: true, settled: true)
     #expect(second.commits == full, "after \(step), read again", sourceLocation: sourceLocation)
     #expect(second.source == .historyByStamp, "after \(step), the branches were listed", sourceLocation: sourceLocation)
     previous = full
@@ -134,14 +138,14 @@ import Testing
     let origin = repository.path + "/.git/refs/remotes/origin"
     try FileManager.default.createDirectory(atPath: origin, withIntermediateDirectories: true)
     try Data("ref: refs/tags/v1\n".utf8).write(to: URL(fileURLWithPath: origin + "/HEAD"))
-    Thread.sleep(forTimeInterval: 0.15)
-    _ = try reading(cached: true)
-    #expect(try reading(cached: true).source == .historyByKey, "a stamp was taken over a ref it does not cover")
+    _ = try reading(cached: true, settled: true)
+    #expect(
+      try reading(cached: true, settled: true).source == .historyByKey, "a stamp was taken over a ref it does not cover"
+    )
 
     try Data("ref: refs/remotes/origin/main\n".utf8).write(to: URL(fileURLWithPath: origin + "/HEAD"))
-    Thread.sleep(forTimeInterval: 0.15)
-    _ = try reading(cached: true)
-    #expect(try reading(cached: true).source == .historyByStamp)
+    _ = try reading(cached: true, settled: true)
+    #expect(try reading(cached: true, settled: true).source == .historyByStamp)
   }
 
   /// Commits fetched from another clone: into a local branch, and into origin's default branch, whose line decides

@@ -101,17 +101,18 @@ import Testing
   func failingHealthCheckIsFalseWithinTheHealthTimeout(fault: ServerFault) async throws {
     let server = try ModelServer(ModelBehaviour(.ollama, healthFault: fault))
     let engine = try engine(server.baseURL) { $0.timeout = 30 }
-    let (available, seconds) = await DedicatedThread.timed { await engine.isAvailable() }
-    #expect(available == false)
-    #expect(seconds < 2, "took \(seconds) s with a health timeout of 0.5 s (and 30 s for generation)")
+    #expect(await DedicatedThread.run { await engine.isAvailable() } == false)
     #expect(server.requests.map(\.path) == ["/api/tags"])
+    // A server still waiting or sending sees the client give up: by the health timeout (0.5 s), since the
+    // generation's 30 s are not over when this wait ends.
+    if [.silent, .late, .drip].contains(fault) {
+      #expect(await server.waitUntil(timeout: 10) { $0.connectionsClosedByClient == 1 })
+    }
   }
 
   @Test func unreachableServerIsNotAvailable() async throws {
     let engine = try engine(try ModelServer.refusingURL())
-    let (available, seconds) = await DedicatedThread.timed { await engine.isAvailable() }
-    #expect(available == false)
-    #expect(seconds < 1, "took \(seconds) s")
+    #expect(await engine.isAvailable() == false)
   }
 
   @Test func missingModelIsReportedWithOllamasMessage() async throws {
@@ -198,13 +199,14 @@ import Testing
   @Test func drippingGenerationIsCutOffAtTheTimeout() async throws {
     let server = try ModelServer(ModelBehaviour(.ollama, generationFault: .drip))
     let engine = try engine(server.baseURL) { $0.timeout = 1 }
-    let (_, seconds) = await DedicatedThread.timed {
+    // A byte every 0.2 s: only a total deadline ends it before the answer is whole.
+    await DedicatedThread.run {
       await #expect(throws: NarrativeError.unavailable(HTTPClient.Failure.timedOut(seconds: 1).description)) {
         try await engine.write(system: "s", prompt: "p")
       }
     }
-    #expect(seconds >= 0.95 && seconds < 2.5, "took \(seconds) s with a 1 s timeout")
     #expect(server.generationRequestCount == 1)
+    #expect(await server.waitUntil { $0.connectionsClosedByClient == 1 })
   }
 
   /// An `OLLAMA_HOST` with a path (a reverse proxy) keeps it in front of the API routes.
@@ -232,9 +234,9 @@ import Testing
         await server.waitUntil { $0.generationRequestCount == 1 }
       }
     }
-    let (failed, seconds, _) = try #require(probe, "the generation never reached the server")
+    let (failed, _, _) = try #require(probe, "the generation never reached the server")
     #expect(failed)
-    #expect(seconds < 1, "took \(seconds) s after the cancellation")
-    #expect(await server.waitUntil(timeout: 2) { $0.connectionsClosedByClient == 1 })
+    // The deadline is 30 s away: the server sees the connection closed only because the cancellation closed it.
+    #expect(await server.waitUntil(timeout: 5) { $0.connectionsClosedByClient == 1 })
   }
 }

@@ -41,11 +41,9 @@ extension Reliability {
       func expectRefused(_ arguments: [String], environment extra: [String: String] = [:], _ what: String) throws {
         tried += 1
         let before = logText().count
-        let started = Date()
         let result = try BinaryRunner.run(
           arguments, environment: sandbox.binaryEnvironment.merging(extra) { _, new in new },
           currentDirectory: sandbox.home)
-        let seconds = Date().timeIntervalSince(started)
         let logged = String(logText().dropFirst(before))
         let refused =
           logged.contains("refusing to send the prompt to \(host)") && logged.contains("narrative.allowRemote")
@@ -54,9 +52,8 @@ extension Reliability {
         let explained = arguments[0] != "narrate" || result.standardError.contains("narrative.log")
         #expect(explained, "\(what): \(result.standardError)")
         #expect(refused, "\(what): narrative.log says \(logged)")
-        #expect(seconds < 4, "\(what) took \(seconds) s: it waited for a connection")
         #expect(counter.connections == 0, "\(what) connected to \(url)")
-        if result.status == 0 && refused && explained && seconds < 4 && counter.connections == 0 { passed += 1 }
+        if result.status == 0 && refused && explained && counter.connections == 0 { passed += 1 }
       }
 
       try expectRefused(["narrate", Self.day], "narrate")

@@ -1,10 +1,10 @@
 import Foundation
 
-/// A task executor with a thread of its own, for the tests that measure time.
+/// A task executor with a thread of its own, for the tests of deadlines.
 ///
 /// Swift's cooperative pool has one thread per core, and tests running in parallel block them (waiting for a
-/// `git` child, for instance): an `await` can then resume seconds late, and a test would blame the code it
-/// measures. Work run with `DedicatedThread.run` (the narrator actor and the HTTP client included, since
+/// `git` child, for instance): an `await` can then resume seconds late, past a deadline the code under test
+/// would have kept. Work run with `DedicatedThread.run` (the narrator actor and the HTTP client included, since
 /// default actors follow the task's executor preference) is scheduled on this thread only.
 final class DedicatedThread: TaskExecutor, @unchecked Sendable {
   // `@unchecked Sendable`: `jobs` and `isStopped` are only touched while holding `condition`.
@@ -23,15 +23,6 @@ final class DedicatedThread: TaskExecutor, @unchecked Sendable {
     let executor = DedicatedThread()
     defer { executor.stop() }
     return try await withTaskExecutorPreference(executor, operation: body)
-  }
-
-  /// Runs `body` on a new thread and returns its result with the seconds it took.
-  static func timed<T: Sendable>(_ body: @Sendable () async throws -> T) async rethrows -> (T, seconds: Double) {
-    try await run {
-      let stopwatch = Stopwatch()
-      let value = try await body()
-      return (value, stopwatch.seconds)
-    }
   }
 
   func enqueue(_ job: consuming ExecutorJob) {

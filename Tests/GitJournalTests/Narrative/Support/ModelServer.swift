@@ -111,6 +111,8 @@ final class ModelServer: Sendable {
     case delay(Double, then: Action)
     /// Sends the reply one byte per `interval` seconds.
     case drip(Reply, interval: Double)
+    /// Sends these bytes, then nothing more until the client closes or the server stops: an answer that never ends.
+    case unfinished([UInt8])
     /// Closes the connection without a byte.
     case hangUp
     /// Resets the connection (RST), as a crashing server's kernel does.
@@ -381,6 +383,9 @@ private final class Core: @unchecked Sendable {
         guard sendAll([byte], on: connection, number: number) else { return }
         if waitForClientClose(connection, number: number, until: Date().addingTimeInterval(interval)) { return }
       }
+    case .unfinished(let bytes):
+      guard sendAll(bytes, on: connection, number: number) else { return }
+      _ = waitForClientClose(connection, number: number, until: .distantFuture)
     case .hangUp, .reset:
       return
     }
