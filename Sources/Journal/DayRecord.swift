@@ -111,14 +111,14 @@ enum DayRecord {
       contents = try AtomicFile.readOwnFile(path, largest: largestRecordBytes)
     } catch {
       if error.errorNumber != ENOENT && error.errorNumber != ENOTDIR {
-        RefusedInputs.note("refused the day record \(path): \(error)")
+        RefusedInputs.note("refused the day record \(path): \(error)", about: path)
       }
       return nil
     }
     guard let contents else { return nil }
     var problem: String?
     let facts = read(bytes: contents.bytes, day: day, problem: &problem)
-    if let problem { RefusedInputs.note("refused the day record \(path): \(problem)") }
+    if let problem { RefusedInputs.note("refused the day record \(path): \(problem)", about: path) }
     return facts
   }
 

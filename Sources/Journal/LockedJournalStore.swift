@@ -158,7 +158,7 @@ public struct LockedJournalStore: Sendable {
     for _ in 0..<Self.maximumAttempts {
       let (contents, destination) = try AtomicFile.readForReplacing(file)
       if destination.isLink {
-        RefusedInputs.note(Self.linkedPage(file).description)
+        RefusedInputs.note(Self.linkedPage(file).description, about: file)
         return false
       }
       guard let existing = contents else { return false }

@@ -81,7 +81,7 @@ struct SyncConflicts: Sendable {
         // then syncs to every machine.
         contents = try AtomicFile.readOwnFile(path, largest: Self.largestCopy)
       } catch {
-        RefusedInputs.note(Self.refusal(of: path, error))
+        RefusedInputs.note(Self.refusal(of: path, error), about: path)
         continue
       }
       guard let contents else { continue }
@@ -120,7 +120,8 @@ struct SyncConflicts: Sendable {
   func keep(_ names: [String]) {
     guard !names.isEmpty else { return }
     if let link = FolderLinks.firstLink(in: folder, below: journalDirectory) {
-      RefusedInputs.note("left the merged sync conflict copies where they are: \(FolderLinks.refusal(of: link))")
+      RefusedInputs.note(
+        "left the merged sync conflict copies where they are: \(FolderLinks.refusal(of: link))", about: link)
       return
     }
     guard (try? makeFolders(folder)) != nil else { return }

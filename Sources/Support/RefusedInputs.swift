@@ -1,23 +1,35 @@
-/// Files read from outside (another machine's records, shared sentences, conflict copies) that gitjournal refused,
-/// each with the reason, for one line each in the hook's log or on a command's stderr. Noted wherever the refusal
-/// happens, deep in a reader that has no log of its own; taken once by the command when it ends.
+/// Files of a journal folder that gitjournal refused, each with the reason, for one line each in the hook's log or
+/// on a command's stderr: another machine's records and shared sentences, sync conflict copies, a page that is a
+/// symlink. Noted wherever the refusal happens, deep in a reader that has no log of its own, with the path of the
+/// file refused; taken once by the command when it ends, for its own journal folder only (a test process runs many
+/// commands beside each other, each with a journal of its own).
 package enum RefusedInputs {
   private static let lock = Lock()
-  nonisolated(unsafe) private static var lines: [String] = []
+  nonisolated(unsafe) private static var pending: [(path: String, line: String)] = []
   nonisolated(unsafe) private static var seen: Set<String> = []
 
-  /// Notes one refusal; the same line is noted once per process (a record read for several pages, say).
-  package static func note(_ line: String) {
+  /// Notes one refusal of the file at `path`; the same line is noted once per process (a record read for several
+  /// pages, say).
+  package static func note(_ line: String, about path: String) {
     lock.withLock {
-      if seen.insert(line).inserted { lines.append(line) }
+      if seen.insert(line).inserted { pending.append((path, line)) }
     }
   }
 
-  /// The refusals noted since the last call, in the order noted.
-  package static func take() -> [String] {
-    lock.withLock {
-      defer { lines = [] }
-      return lines
+  /// Whether any refusal waits to be taken: nothing else is looked up when none does.
+  package static var hasPending: Bool { lock.withLock { !pending.isEmpty } }
+
+  /// The refusals noted since the last call about files inside `folder` (the journal folder), in the order noted.
+  package static func take(inside folder: String) -> [String] {
+    let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+    return lock.withLock {
+      var taken: [String] = []
+      pending.removeAll { refusal in
+        guard refusal.path.hasPrefix(prefix) else { return false }
+        taken.append(refusal.line)
+        return true
+      }
+      return taken
     }
   }
 

@@ -85,8 +85,15 @@ public enum CLI {
         return ExitStatus.success
       }
       let status = try await command.execute(parsed, context)
-      // Files from other machines that were refused while the command ran (the hook logs its own).
-      for line in RefusedInputs.take() { standardError.line("warning: \(line)") }
+      // Files of the journal folder refused while the command ran (the hook logs its own). Looked up only when there
+      // are some: the config says which journal folder is this command's.
+      if RefusedInputs.hasPending, command.spec.name != HookCommand.spec.name,
+        let configuration = try? Configuration.load(context.environment)
+      {
+        for line in RefusedInputs.take(inside: configuration.journalDirectory) {
+          standardError.line("warning: \(line)")
+        }
+      }
       return status
     } catch {
       let status = report(error, context: context)

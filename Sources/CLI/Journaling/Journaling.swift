@@ -64,7 +64,7 @@ struct Journaling: Sendable {
     if isShared, let sentence = store.sharedSentence(of: facts.day, signature: signature) {
       switch SharedSentenceGuard.check(sentence, for: facts) {
       case .accepted(let text): return text
-      case .rejected(let reason): Self.refuseShared(of: facts.day.description, because: reason)
+      case .rejected(let reason): refuseShared(of: facts.day.description, because: reason)
       }
     }
     guard isCached, let sentence = sentences?.sentence(signature: signature) else { return nil }
@@ -83,7 +83,7 @@ struct Journaling: Sendable {
     if isShared, let sentence = store.sharedSentence(of: period.period, signature: signature) {
       switch SharedSentenceGuard.check(sentence, for: period) {
       case .accepted(let text): return text
-      case .rejected(let reason): Self.refuseShared(of: period.period.description, because: reason)
+      case .rejected(let reason): refuseShared(of: period.period.description, because: reason)
       }
     }
     guard isCached, let sentence = sentences?.sentence(signature: signature, page: .period) else { return nil }
@@ -93,8 +93,10 @@ struct Journaling: Sendable {
 
   /// Notes that the sentence another machine shared for the page `name` failed the model's guard: the page is shown
   /// without it (or with this machine's own), and the hook's log or the command's warnings say so once.
-  private static func refuseShared(of name: String, because reason: String) {
-    RefusedInputs.note("refused the sentence shared for \(name): the guard rejects it, \(reason)")
+  private func refuseShared(of name: String, because reason: String) {
+    RefusedInputs.note(
+      "refused the sentence shared for \(name): the guard rejects it, \(reason)",
+      about: store.directory + "/" + name)
   }
 
   struct Report: Sendable {

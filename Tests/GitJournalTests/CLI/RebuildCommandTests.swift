@@ -33,6 +33,18 @@ import Testing
     #expect(sandbox.journalFolderNames().isEmpty)
   }
 
+  /// A sync conflict copy that is a symlink is left alone, and `rebuild` says so: a warning, not silence.
+  @Test func aLinkedConflictCopyIsNamedInAWarning() async throws {
+    try repository.commit(file: "a", content: "1\n", message: "One", date: "2026-03-10T09:00:00Z")
+    try FileManager.default.createDirectory(atPath: sandbox.journalDirectory, withIntermediateDirectories: true)
+    let copy = sandbox.journalDirectory + "/2026-03-10.sync-conflict-20261205-000001-LINK.md"
+    try FileManager.default.createSymbolicLink(atPath: copy, withDestinationPath: "/etc/hostname")
+    let result = await sandbox.run("rebuild", "2026-03-10")
+    #expect(result.status == 0, "\(result)")
+    #expect(result.standardError.contains("warning: left the sync conflict copy \(copy) alone"), "\(result)")
+    #expect(sandbox.journalFile("2026-03-10")?.contains("One") == true)
+  }
+
   @Test func rebuildingTwiceGivesTheSameFile() async throws {
     try repository.commit(file: "a", content: "1\n2\n", message: "One", date: "2026-03-10T09:00:00Z")
     try repository.commit(file: "a", content: "1\n", message: "Two", date: "2026-03-10T10:30:00Z")
