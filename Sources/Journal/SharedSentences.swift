@@ -88,7 +88,9 @@ struct SharedSentences: Sendable {
       // Not following a symlink in its place, as `StateFile.read` reads.
       contents = try AtomicFile.readOwnFile(path, largest: largestFile)
     } catch {
-      if error.errorNumber == EFBIG { RefusedInputs.note("refused the shared sentences \(path): \(error)", about: path) }
+      if error.errorNumber == EFBIG {
+        RefusedInputs.note("refused the shared sentences \(path): \(error)", about: path)
+      }
       return []
     }
     guard let bytes = contents?.bytes else { return [] }

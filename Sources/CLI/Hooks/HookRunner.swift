@@ -71,7 +71,9 @@ struct HookRunner {
         Self.carriedLines(report, hook: hook), now: environment.now())
       // Files of the journal folder that were refused (a record out of range, a symlinked page): one line each, in
       // the log only.
-      log.append(RefusedInputs.take(inside: configuration.journalDirectory).map { "\(hook.rawValue): \($0)" }, now: environment.now())
+      log.append(
+        RefusedInputs.take(inside: configuration.journalDirectory).map { "\(hook.rawValue): \($0)" },
+        now: environment.now())
       var authorLine: String?
       if hook == .postCommit,
         let mismatch = await authorMismatch(repository: repository, configuration: configuration)
