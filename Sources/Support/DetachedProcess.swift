@@ -11,9 +11,15 @@ import CSystem
 /// closed, so a background child that kept them would make the commit look hung.
 package enum DetachedProcess {
   @discardableResult
-  package static func spawn(executable: String, arguments: [String], environment: [String: String]) -> Bool {
+  package static func spawn(
+    executable: String, arguments: [String], environment: [String: String], excluding excluded: Set<String> = []
+  ) -> Bool {
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    // The variables given less `excluded`, without making a second dictionary of them.
+    var envp: [UnsafeMutablePointer<CChar>?] = []
+    envp.reserveCapacity(environment.count + 1)
+    for (key, value) in environment where !excluded.contains(key) { envp.append(strdup(key + "=" + value)) }
+    envp.append(nil)
     defer {
       for pointer in argv { free(pointer) }
       for pointer in envp { free(pointer) }

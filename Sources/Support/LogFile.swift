@@ -43,12 +43,12 @@ package struct LogFile: Sendable {
   /// Ends the process after `seconds`, whatever it is doing, with `line` in this log (stamped `now`: the time the
   /// deadline was armed, which the line says) and `terminalLine` on standard error, and exit status 0. For the
   /// hook, which a commit waits for: a damaged repository can keep libgit2 busy without end, and the kernel releases
-  /// the journal lock of a process that ends; every file is replaced whole or not at all.
+  /// the journal lock of a process that ends; every file is replaced whole or not at all. The lines are gitjournal's
+  /// own, one line each; the log's folder is there by then (it holds the journal lock), and when it is not, only the
+  /// terminal gets its line.
   package func armDeadline(seconds: Int, line: String, terminalLine: String, now: Date) {
     let stamp = UTCTime.format(Int64(now.timeIntervalSince1970.rounded(.down)))
-    let text = "\(stamp) \(OneLineText.make(line, limit: Self.longestLine))\n"
-    // The handler can only open the log, not make its folder.
-    try? makeFolders(PathText.folder(of: path))
-    _ = gitjournal_arm_deadline(UInt32(clamping: max(1, seconds)), path, text, terminalLine + "\n")
+    _ = gitjournal_arm_deadline(UInt32(clamping: max(1, seconds)), path, stamp + " " + line + "\n", terminalLine + "\n")
   }
+
 }

@@ -182,7 +182,7 @@ struct HookRunner {
     DetachedProcess.spawn(
       executable: ExecutablePath.current,
       arguments: ["narrate", "--retry-after-pause", "--settle", settle] + missing.map(\.description),
-      environment: environment.variables.filter { !Self.repositoryVariables.contains($0.key) })
+      environment: environment.variables, excluding: Self.repositoryVariables)
   }
 
   /// Seconds without a commit before the hook's narrator asks the model (2 unless set: tests set less).
