@@ -80,7 +80,7 @@ public enum CLI {
     }
     do {
       let parsed = try ParsedArguments(Array(arguments.dropFirst()), spec: command.spec)
-      if parsed.has("help") {
+      if parsed.has(.help) {
         standardOutput.write(command.spec.helpText)
         return ExitStatus.success
       }

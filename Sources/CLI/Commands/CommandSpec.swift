@@ -22,7 +22,7 @@ struct CommandSpec: Sendable {
     self.name = name
     self.abstract = abstract
     self.usage = usage
-    self.options = options + [OptionSpec(name: "help", abstract: "Show this help.", short: "h")]
+    self.options = options + [OptionSpec(name: .help, abstract: "Show this help.", short: "h")]
     self.discussion = discussion
     self.examples = examples
     self.actions = actions
@@ -96,10 +96,10 @@ struct OptionSpec: Sendable {
   let values: ArgumentKind
 
   init(
-    name: String, abstract: String, short: Character? = nil, valueName: String? = nil, defaultValue: String? = nil,
-    repeatable: Bool = false
+    name key: OptionKey, abstract: String, short: Character? = nil, valueName: String? = nil,
+    defaultValue: String? = nil, repeatable: Bool = false
   ) {
-    self.name = name
+    name = key.name
     self.abstract = abstract
     self.short = short
     self.valueName = valueName

@@ -12,7 +12,7 @@ struct ConfigCommand: Command {
     name: "config", abstract: "Get, set or unset a config key, checked as gitjournal reads it.",
     usage: "config (list [--names] | get <key> | set <key> <value> | add <key> <value> | unset <key> [<value>])",
     options: [
-      OptionSpec(name: "names", abstract: "With 'list': only the names of the configured repositories.")
+      OptionSpec(name: .names, abstract: "With 'list': only the names of the configured repositories.")
     ],
     discussion: """
       'set' replaces a key's value (every value, for a key that may have several), 'add' adds one more value to \
@@ -56,7 +56,7 @@ struct ConfigCommand: Command {
     switch try Self.spec.action(first).name {
     case "list":
       try expect(0...0, "no arguments")
-      action = .list(namesOnly: arguments.has("names"))
+      action = .list(namesOnly: arguments.has(.names))
     case "get":
       try expect(1...1, "a key")
       action = .get(rest[0])
@@ -70,8 +70,8 @@ struct ConfigCommand: Command {
       try expect(1...2, "a key, and optionally the one value to remove")
       action = .unset(rest[0], rest.count == 2 ? rest[1] : nil)
     }
-    if arguments.has("names"), case .list = action {
-    } else if arguments.has("names") {
+    if arguments.has(.names), case .list = action {
+    } else if arguments.has(.names) {
       throw UsageError(message: "--names only goes with 'config list'", spec: Self.spec)
     }
   }

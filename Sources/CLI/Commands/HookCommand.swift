@@ -10,9 +10,9 @@ struct HookCommand: Command {
     usage: "hook (post-commit | post-rewrite <amend|rebase>) [--config <file>] [--global]",
     options: [
       OptionSpec(
-        name: "config", abstract: "The config file, as install recorded it.", valueName: "file",
+        name: .config, abstract: "The config file, as install recorded it.", valueName: "file",
         defaultValue: "$GITJOURNAL_CONFIG, else the default"),
-      OptionSpec(name: "global", abstract: "Run by the global hook: a repository's first commit registers it."),
+      OptionSpec(name: .global, abstract: "Run by the global hook: a repository's first commit registers it."),
     ],
     discussion: """
       Not meant to be typed: 'gitjournal install' sets it up. It reads that one config file and, when it is \
@@ -34,8 +34,8 @@ struct HookCommand: Command {
     }
     self.hook = hook
     self.arguments = Array(arguments.positionals.dropFirst())
-    configPath = arguments.value("config")
-    global = arguments.has("global")
+    configPath = arguments.value(.config)
+    global = arguments.has(.global)
   }
 
   func run(_ context: CommandContext) async throws -> Int32 {

@@ -17,10 +17,10 @@ struct InstallCommand: Command {
     usage: "install [<repo>...] [--name <name>] | install --global",
     options: [
       OptionSpec(
-        name: "name", abstract: "Project name, with one repository.", valueName: "name",
+        name: .name, abstract: "Project name, with one repository.", valueName: "name",
         defaultValue: "the folder's name"),
       OptionSpec(
-        name: "global", abstract: "Journal every repository you commit in, through git's global core.hooksPath."),
+        name: .global, abstract: "Journal every repository you commit in, through git's global core.hooksPath."),
     ],
     discussion: """
       Installs post-commit and post-rewrite hooks where git runs them (core.hooksPath when set, else the \
@@ -49,12 +49,12 @@ struct InstallCommand: Command {
   let global: Bool
 
   init(_ arguments: ParsedArguments) throws(UsageError) {
-    global = arguments.has("global")
-    if global && (!arguments.positionals.isEmpty || arguments.value("name") != nil) {
+    global = arguments.has(.global)
+    if global && (!arguments.positionals.isEmpty || arguments.value(.name) != nil) {
       throw UsageError(message: "--global takes no repository and no --name", spec: Self.spec)
     }
     paths = arguments.positionals.isEmpty ? ["."] : arguments.positionals
-    name = arguments.value("name")
+    name = arguments.value(.name)
     if name != nil && paths.count > 1 {
       throw UsageError(message: "--name works with one repository at a time", spec: Self.spec)
     }

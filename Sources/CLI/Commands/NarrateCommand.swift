@@ -12,14 +12,14 @@ struct NarrateCommand: Command {
     abstract: "Add the model's sentence to days, weeks and months that lack one (the hook runs this).",
     usage: "narrate [<day>...] [--week] [--month] [--retry-after-pause] [--settle <seconds>]",
     options: [
-      OptionSpec(name: "week", abstract: "Also ask for the sentence of the days' weeks while they are still running."),
+      OptionSpec(name: .week, abstract: "Also ask for the sentence of the days' weeks while they are still running."),
       OptionSpec(
-        name: "month", abstract: "Also ask for the sentence of the days' months while they are still running."),
+        name: .month, abstract: "Also ask for the sentence of the days' months while they are still running."),
       OptionSpec(
-        name: "retry-after-pause",
+        name: .retryAfterPause,
         abstract: "After a failure of a server that answered, wait out the pause and try once more (the hook does)."),
       OptionSpec(
-        name: "settle",
+        name: .settle,
         abstract: "Ask only once no commit has come for this long, so a burst gets one sentence (the hook gives 2).",
         valueName: "seconds"),
     ],
@@ -60,10 +60,10 @@ struct NarrateCommand: Command {
 
   init(_ arguments: ParsedArguments) throws(UsageError) {
     dayArguments = arguments.positionals
-    retryAfterPause = arguments.has("retry-after-pause")
-    runningWeek = arguments.has("week")
-    runningMonth = arguments.has("month")
-    let settle = arguments.value("settle") ?? "0"
+    retryAfterPause = arguments.has(.retryAfterPause)
+    runningWeek = arguments.has(.week)
+    runningMonth = arguments.has(.month)
+    let settle = arguments.value(.settle) ?? "0"
     guard let seconds = Double(settle), seconds >= 0, seconds <= Self.longestSettle else {
       throw UsageError(
         message: "--settle takes a number of seconds from 0 to \(Int(Self.longestSettle)), not '\(settle)'",

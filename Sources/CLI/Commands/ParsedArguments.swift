@@ -68,8 +68,11 @@ struct ParsedArguments {
     }
   }
 
-  func value(_ name: String) -> String? { values[name]?.last }
-  func has(_ flag: String) -> Bool { flags.contains(flag) }
+  /// The last value given for `option`, or nil.
+  func value(_ option: OptionKey) -> String? { values[option.name]?.last }
+  /// Every value given for a repeatable `option`, in order.
+  func values(_ option: OptionKey) -> [String] { values[option.name] ?? [] }
+  func has(_ flag: OptionKey) -> Bool { flags.contains(flag.name) }
 }
 
 /// A command line that does not fit the command: reported with its usage, exit status 64.

@@ -10,10 +10,10 @@ struct RebuildCommand: Command {
     name: "rebuild", abstract: "Rewrite the journal files of one or more days from your repositories.",
     usage: "rebuild [<day>...] [--since <day>] [--until <day>] [--all-authors] [--no-narrative]",
     options: [
-      OptionSpec(name: "since", abstract: "First day of a range.", valueName: "day"),
-      OptionSpec(name: "until", abstract: "Last day of a range.", valueName: "day", defaultValue: "today"),
-      OptionSpec(name: "all-authors", abstract: "Count everyone's commits, not only yours."),
-      OptionSpec(name: "no-narrative", abstract: "Write the facts only; ask no language model."),
+      OptionSpec(name: .since, abstract: "First day of a range.", valueName: "day"),
+      OptionSpec(name: .until, abstract: "Last day of a range.", valueName: "day", defaultValue: "today"),
+      OptionSpec(name: .allAuthors, abstract: "Count everyone's commits, not only yours."),
+      OptionSpec(name: .noNarrative, abstract: "Write the facts only; ask no language model."),
     ],
     discussion: """
       A day is YYYY-MM-DD, today, yesterday or -N (N days ago); with no day, today. Each repository is read \
@@ -30,10 +30,10 @@ struct RebuildCommand: Command {
 
   init(_ arguments: ParsedArguments) throws(UsageError) {
     dayArguments = arguments.positionals
-    since = arguments.value("since")
-    until = arguments.value("until")
-    allAuthors = arguments.has("all-authors")
-    noNarrative = arguments.has("no-narrative")
+    since = arguments.value(.since)
+    until = arguments.value(.until)
+    allAuthors = arguments.has(.allAuthors)
+    noNarrative = arguments.has(.noNarrative)
     if until != nil && since == nil {
       throw UsageError(message: "--until needs --since", spec: Self.spec)
     }

@@ -18,15 +18,15 @@ struct ReposCommand: Command {
       + "| rename <old> <new> | move <name> <new-path> | remove <name|path>... [--forget [--yes]]]",
     options: [
       OptionSpec(
-        name: "name", abstract: "Project name for 'add' with one path.", valueName: "name",
+        name: .name, abstract: "Project name for 'add' with one path.", valueName: "name",
         defaultValue: "the folder's name"),
       OptionSpec(
-        name: "depth", abstract: "With 'scan': how many folders down to look.", valueName: "n",
+        name: .depth, abstract: "With 'scan': how many folders down to look.", valueName: "n",
         defaultValue: "\(Self.defaultDepth)"),
-      OptionSpec(name: "install", abstract: "With 'scan': also install the hooks of the repositories it adds."),
-      OptionSpec(name: "dry-run", abstract: "With 'scan': list what it would add, and change nothing."),
-      OptionSpec(name: "forget", abstract: "With 'remove': also erase the project's commits from the journal."),
-      OptionSpec(name: "yes", abstract: "With 'remove --forget': erase without asking first."),
+      OptionSpec(name: .install, abstract: "With 'scan': also install the hooks of the repositories it adds."),
+      OptionSpec(name: .dryRun, abstract: "With 'scan': list what it would add, and change nothing."),
+      OptionSpec(name: .forget, abstract: "With 'remove': also erase the project's commits from the journal."),
+      OptionSpec(name: .yes, abstract: "With 'remove --forget': erase without asking first."),
     ],
     discussion: """
       'repos' alone lists each configured repository and whether it can be read. 'scan' finds working trees \
@@ -68,13 +68,13 @@ struct ReposCommand: Command {
   let dryRun: Bool
 
   init(_ arguments: ParsedArguments) throws(UsageError) {
-    name = arguments.value("name")
-    forget = arguments.has("forget")
-    confirmed = arguments.has("yes")
-    installs = arguments.has("install")
-    dryRun = arguments.has("dry-run")
+    name = arguments.value(.name)
+    forget = arguments.has(.forget)
+    confirmed = arguments.has(.yes)
+    installs = arguments.has(.install)
+    dryRun = arguments.has(.dryRun)
     let rest = Array(arguments.positionals.dropFirst())
-    if let text = arguments.value("depth") {
+    if let text = arguments.value(.depth) {
       guard let value = Int(text), (0...20).contains(value) else {
         throw UsageError(message: "--depth takes a number of folders from 0 to 20, not '\(text)'", spec: Self.spec)
       }
@@ -120,7 +120,7 @@ struct ReposCommand: Command {
       throw UsageError(message: "--yes only goes with 'repos remove --forget'", spec: Self.spec)
     }
     if case .scan = action {
-    } else if installs || dryRun || arguments.value("depth") != nil {
+    } else if installs || dryRun || arguments.value(.depth) != nil {
       throw UsageError(message: "--depth, --install and --dry-run only go with 'repos scan'", spec: Self.spec)
     }
   }

@@ -16,13 +16,13 @@ struct ShowCommand: Command {
     name: "show", abstract: "Print a day's journal (computed afresh when it has no file), or a week's or range's.",
     usage: "show [<day>] [--week] [--since <day> [--until <day>]] [--json] [--all-authors] [--host <name>]",
     options: [
-      OptionSpec(name: "week", abstract: "The whole week of the day (journal.weekStart, default Monday)."),
-      OptionSpec(name: "since", abstract: "First day of a range.", valueName: "day"),
-      OptionSpec(name: "until", abstract: "Last day of a range.", valueName: "day", defaultValue: "today"),
-      OptionSpec(name: "json", abstract: "Print the facts as JSON."),
-      OptionSpec(name: "all-authors", abstract: "Count everyone's commits, not only yours."),
+      OptionSpec(name: .week, abstract: "The whole week of the day (journal.weekStart, default Monday)."),
+      OptionSpec(name: .since, abstract: "First day of a range.", valueName: "day"),
+      OptionSpec(name: .until, abstract: "Last day of a range.", valueName: "day", defaultValue: "today"),
+      OptionSpec(name: .json, abstract: "Print the facts as JSON."),
+      OptionSpec(name: .allAuthors, abstract: "Count everyone's commits, not only yours."),
       OptionSpec(
-        name: "host", abstract: "One machine's share only (journal.host; 'gitjournal doctor' lists them).",
+        name: .host, abstract: "One machine's share only (journal.host; 'gitjournal doctor' lists them).",
         valueName: "name"),
     ],
     discussion: """
@@ -53,12 +53,12 @@ struct ShowCommand: Command {
       throw UsageError(message: "show takes one day at most", spec: Self.spec)
     }
     dayArgument = arguments.positionals.first
-    week = arguments.has("week")
-    since = arguments.value("since")
-    until = arguments.value("until")
-    json = arguments.has("json")
-    allAuthors = arguments.has("all-authors")
-    host = arguments.value("host")
+    week = arguments.has(.week)
+    since = arguments.value(.since)
+    until = arguments.value(.until)
+    json = arguments.has(.json)
+    allAuthors = arguments.has(.allAuthors)
+    host = arguments.value(.host)
     if let host, !HostName.isValid(host) {
       throw UsageError(message: "--host takes a machine name as journal.host gives it, not '\(host)'", spec: Self.spec)
     }

@@ -10,12 +10,12 @@ struct StandupCommand: Command {
     usage: "standup [--days <n>] [--format markdown|text] [--all-authors]",
     options: [
       OptionSpec(
-        name: "days", abstract: "How many days before today to look for the last day with commits.", valueName: "n",
+        name: .days, abstract: "How many days before today to look for the last day with commits.", valueName: "n",
         defaultValue: "7"),
       OptionSpec(
-        name: "format", abstract: "markdown, or text (coloured on a terminal).", valueName: "format",
+        name: .format, abstract: "markdown, or text (coloured on a terminal).", valueName: "format",
         defaultValue: "text on a terminal, else markdown"),
-      OptionSpec(name: "all-authors", abstract: "Count everyone's commits, not only yours."),
+      OptionSpec(name: .allAuthors, abstract: "Count everyone's commits, not only yours."),
     ],
     discussion: """
       Per project, the factual line and then the commit subjects: on a Monday, Friday's work (or the last \
@@ -34,13 +34,13 @@ struct StandupCommand: Command {
     guard arguments.positionals.isEmpty else {
       throw UsageError(message: "standup takes no day: it is always about today", spec: Self.spec)
     }
-    let text = arguments.value("days") ?? "7"
+    let text = arguments.value(.days) ?? "7"
     guard let days = Int(text), (1...Self.longestLookBack).contains(days) else {
       throw UsageError(
         message: "--days takes a number from 1 to \(Self.longestLookBack), not '\(text)'", spec: Self.spec)
     }
     self.days = days
-    if let name = arguments.value("format") {
+    if let name = arguments.value(.format) {
       guard let format = StandupText.Format(rawValue: name) else {
         throw UsageError(message: "--format takes markdown or text, not '\(name)'", spec: Self.spec)
       }
@@ -48,7 +48,7 @@ struct StandupCommand: Command {
     } else {
       format = nil
     }
-    allAuthors = arguments.has("all-authors")
+    allAuthors = arguments.has(.allAuthors)
   }
 
   func run(_ context: CommandContext) async throws -> Int32 {

@@ -10,10 +10,10 @@ struct StatsCommand: Command {
     name: "stats", abstract: "Show a calendar heatmap of your commits, with totals per project.",
     usage: "stats [--weeks <n>] [--all-authors] [--host <name>]",
     options: [
-      OptionSpec(name: "weeks", abstract: "How many weeks back, ending this week.", valueName: "n", defaultValue: "26"),
-      OptionSpec(name: "all-authors", abstract: "Count everyone's commits, not only yours."),
+      OptionSpec(name: .weeks, abstract: "How many weeks back, ending this week.", valueName: "n", defaultValue: "26"),
+      OptionSpec(name: .allAuthors, abstract: "Count everyone's commits, not only yours."),
       OptionSpec(
-        name: "host", abstract: "One machine's share only (journal.host; 'gitjournal doctor' lists them).",
+        name: .host, abstract: "One machine's share only (journal.host; 'gitjournal doctor' lists them).",
         valueName: "name"),
     ],
     examples: ["gitjournal stats", "gitjournal stats --weeks 52"])
@@ -23,13 +23,13 @@ struct StatsCommand: Command {
   let host: String?
 
   init(_ arguments: ParsedArguments) throws(UsageError) {
-    let text = arguments.value("weeks") ?? "26"
+    let text = arguments.value(.weeks) ?? "26"
     guard let weeks = Int(text), (1...520).contains(weeks) else {
       throw UsageError(message: "--weeks takes a number from 1 to 520, not '\(text)'", spec: Self.spec)
     }
     self.weeks = weeks
-    allAuthors = arguments.has("all-authors")
-    host = arguments.value("host")
+    allAuthors = arguments.has(.allAuthors)
+    host = arguments.value(.host)
     if let host, !HostName.isValid(host) {
       throw UsageError(message: "--host takes a machine name as journal.host gives it, not '\(host)'", spec: Self.spec)
     }

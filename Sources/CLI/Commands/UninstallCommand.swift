@@ -10,8 +10,8 @@ struct UninstallCommand: Command {
     name: "uninstall", abstract: "Remove gitjournal's hooks from a repository and stop journaling its new commits.",
     usage: "uninstall [<repo>...] [--keep-config] | uninstall --global",
     options: [
-      OptionSpec(name: "keep-config", abstract: "Keep the repository in the journal; remove only the hooks."),
-      OptionSpec(name: "global", abstract: "Remove the global hook that 'install --global' set up."),
+      OptionSpec(name: .keepConfig, abstract: "Keep the repository in the journal; remove only the hooks."),
+      OptionSpec(name: .global, abstract: "Remove the global hook that 'install --global' set up."),
     ],
     discussion: """
       Removes gitjournal's post-commit and post-rewrite hooks and puts back any hook they had chained, byte \
@@ -34,12 +34,12 @@ struct UninstallCommand: Command {
   let global: Bool
 
   init(_ arguments: ParsedArguments) throws(UsageError) {
-    global = arguments.has("global")
-    if global && (!arguments.positionals.isEmpty || arguments.has("keep-config")) {
+    global = arguments.has(.global)
+    if global && (!arguments.positionals.isEmpty || arguments.has(.keepConfig)) {
       throw UsageError(message: "--global takes no repository and no --keep-config", spec: Self.spec)
     }
     paths = arguments.positionals.isEmpty ? ["."] : arguments.positionals
-    keepConfig = arguments.has("keep-config")
+    keepConfig = arguments.has(.keepConfig)
   }
 
   func run(_ context: CommandContext) async throws -> Int32 {
