@@ -1,7 +1,6 @@
 import Facts
 import GitReader
 import Journal
-import Narrative
 import Support
 
 #if canImport(FoundationEssentials)

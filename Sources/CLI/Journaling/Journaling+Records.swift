@@ -1,19 +1,5 @@
 import Facts
 import GitReader
-import Journal
-import Narrative
-import Support
-
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
-#if canImport(Glibc)
-  @preconcurrency import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 
 /// What the journal recorded (every machine's day records), and `repos remove --forget`, which erases a
 /// repository's commits from this machine's records.
