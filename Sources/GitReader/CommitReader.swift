@@ -1,4 +1,3 @@
-import Dispatch
 import Support
 
 #if canImport(FoundationEssentials)
@@ -315,7 +314,7 @@ struct CommitReader {
     let results = WorkSlots<DiffStats, GitError>(count: targets.count)
     let path = repository.gitDirectory
     let filter = pathFilter
-    DispatchQueue.concurrentPerform(iterations: threads) { _ in
+    SideThreads.together(threads: threads) { _ in
       do throws(GitError) {
         let handle = try Repository.open(at: path)
         handle.recentObjects = RecentObjects()

@@ -1,5 +1,3 @@
-import Dispatch
-
 /// Work on a row of items spread over a few threads, stopping early when told: the items are taken in order, one at a
 /// time, so those done are always the first ones however the threads interleave. A rebuild writes the days of a run
 /// this way, until its turn holding the journal lock is over.
@@ -16,7 +14,7 @@ package enum InOrderWork {
       return results
     }
     let slots = WorkSlots<Result, Never>(count: count)
-    DispatchQueue.concurrentPerform(iterations: min(threads, count)) { _ in
+    SideThreads.together(threads: min(threads, count)) { _ in
       while let run = slots.nextRun(while: shouldContinue) { slots.set(run.lowerBound, body(run.lowerBound)) }
     }
     return slots.results()

@@ -58,6 +58,12 @@ package enum SideThreads {
     }
   }
 
+  /// `body(thread)` on `threads` threads at once, this one among them, all joined before returning: for workers that
+  /// share their items themselves (`WorkSlots`).
+  package static func together(threads: Int, _ body: @Sendable (Int) -> Void) {
+    withoutActuallyEscaping(body) { body in run(parts: threads, body) }
+  }
+
   /// `body(part)` for each part of `0..<parts`: part 0 on this thread, each other one on a thread started for it,
   /// or on this one when none could be started; all joined before returning.
   private static func run(parts: Int, _ body: @escaping @Sendable (Int) -> Void) {
