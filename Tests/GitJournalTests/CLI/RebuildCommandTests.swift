@@ -15,8 +15,7 @@ import Testing
 
   init() throws {
     sandbox = try JournalSandbox()
-    repository = try sandbox.makeRepository("app")
-    try sandbox.register(repository)
+    repository = try sandbox.makeRegisteredRepository("app")
   }
 
   @Test func aDayWithoutCommitsWritesNoFile() async throws {

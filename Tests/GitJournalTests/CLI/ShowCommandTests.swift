@@ -16,10 +16,8 @@ import Testing
 
   init() throws {
     sandbox = try JournalSandbox()
-    app = try sandbox.makeRepository("app")
-    engine = try sandbox.makeRepository("engine")
-    try sandbox.register(app)
-    try sandbox.register(engine)
+    app = try sandbox.makeRegisteredRepository("app")
+    engine = try sandbox.makeRegisteredRepository("engine")
     // Each starts with an old first commit, outside the days the tests look at.
     for repository in [app, engine] {
       try repository.commit(file: "README", content: "readme\n", message: "Init", date: "2026-01-01T09:00:00Z")

@@ -17,10 +17,8 @@ import Testing
 
   init() throws {
     sandbox = try JournalSandbox()
-    app = try sandbox.makeRepository("app")
-    site = try sandbox.makeRepository("site")
-    try sandbox.register(app)
-    try sandbox.register(site)
+    app = try sandbox.makeRegisteredRepository("app")
+    site = try sandbox.makeRegisteredRepository("site")
   }
 
   private func rangeReport(_ arguments: String...) async throws -> RangeReport {

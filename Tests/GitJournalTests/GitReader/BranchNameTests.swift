@@ -16,8 +16,7 @@ import Testing
 
   init() throws {
     sandbox = try JournalSandbox()
-    repository = try sandbox.makeRepository("app")
-    try sandbox.register(repository)
+    repository = try sandbox.makeRegisteredRepository("app")
     try repository.commit(file: "base.txt", content: "base\n", message: "Base", date: "2026-03-01T09:00:00Z")
   }
 

@@ -17,8 +17,7 @@ import Testing
 
   init() throws {
     sandbox = try JournalSandbox()
-    repository = try sandbox.makeRepository("app")
-    try sandbox.register(repository)
+    repository = try sandbox.makeRegisteredRepository("app")
     try repository.commit(file: "a.txt", content: "a\n", message: "On the tenth", date: "2026-02-10T09:00:00Z")
     try repository.commit(file: "b.txt", content: "b\n", message: "On the eleventh", date: "2026-02-11T09:00:00Z")
     try repository.commit(file: "c.txt", content: "c\n", message: "On the twelfth", date: "2026-02-12T09:00:00Z")

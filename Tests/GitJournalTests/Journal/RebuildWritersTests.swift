@@ -19,8 +19,7 @@ import Testing
   /// 400 commits on about 90 of the 120 days, several on most of those, with diffs of a few lines.
   init() throws {
     sandbox = try JournalSandbox()
-    repository = try sandbox.makeRepository("app")
-    try sandbox.register(repository)
+    repository = try sandbox.makeRegisteredRepository("app")
     var generator = SeededGenerator(seed: 18)
     let start = Int64(1_761_955_200)  // 2025-11-01T00:00:00Z
     let days = Self.first.distance(to: Self.last) + 1

@@ -23,8 +23,7 @@ extension Reliability {
     init() throws {
       sandbox = try JournalSandbox()
       try sandbox.configure("journal.host", "mine")
-      app = try sandbox.makeRepository("app")
-      try sandbox.register(app)
+      app = try sandbox.makeRegisteredRepository("app")
       own = try app.commit(message: "Fix the parser crash", date: "2026-03-10T09:00:00Z")
     }
 

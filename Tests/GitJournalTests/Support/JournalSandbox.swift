@@ -62,6 +62,13 @@ final class JournalSandbox: Sendable {
     try TemporaryRepository(named: "repos/" + folder, in: scratch, initialize: initialize)
   }
 
+  /// A repository made in `repos/<folder>` and registered under its folder's name: most suites start from one or two.
+  func makeRegisteredRepository(_ folder: String) throws -> TemporaryRepository {
+    let repository = try makeRepository(folder)
+    try register(repository)
+    return repository
+  }
+
   /// Registers `repository` in the config as `name` (default: its folder's name).
   func register(_ repository: TemporaryRepository, as name: String? = nil) throws {
     try register(path: repository.path, as: name ?? (repository.path as NSString).lastPathComponent)
