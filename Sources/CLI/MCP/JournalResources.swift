@@ -136,17 +136,24 @@ struct JournalResources: Sendable {
     let journaling = Journaling(configuration: configuration, environment: environment)
     let path = journaling.store.path(ofPage: page.name)
     var info = stat()
-    guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { throw .resourceNotFound }
+    // lstat, and no symlink followed when read: a page linked to any file of the machine would hand that file to
+    // the assistant.
+    guard lstat(path, &info) == 0 else { throw .resourceNotFound }
+    guard (info.st_mode & S_IFMT) == S_IFREG else {
+      throw .internalError(
+        "the page \(page.name) is not a regular file (a symlink?): gitjournal follows none inside the journal folder")
+    }
     guard Int(info.st_size) <= Self.largestPage else {
       throw .internalError("the page \(page.name) is larger than \(Self.largestPage >> 20) MB: no journal page is")
     }
-    let read: String?
+    let read: AtomicFile.Contents?
     do {
-      read = try AtomicFile.read(path)
+      read = try AtomicFile.readOwnFile(path, largest: Self.largestPage)
     } catch {
       throw .internalError("the page \(page.name) could not be read: \(error)")
     }
-    guard let file = read else { throw .resourceNotFound }
+    guard let read else { throw .resourceNotFound }
+    let file = String(decoding: read.bytes, as: UTF8.self)
     let redaction = PrivateRedaction(repositories: configuration.repositories)
     let days = days(of: page, weekStart: configuration.weekStart).compactMap { journaling.store.recordedFacts(of: $0) }
     var text = MarkdownText.neutralisingBidiControls(file)

@@ -330,6 +330,24 @@ import Testing
     #expect(contents.first?["uri"] == .string("gitjournal://month/2026-03"))
   }
 
+  /// A page that is a symlink (to any file of the machine, here one of secrets) is not read for the assistant: the
+  /// read is an error naming the page, and nothing of the target reaches the answer.
+  @Test func aSymlinkedPageIsNotRead() throws {
+    let fixture = try McpFixture()
+    let secret = fixture.sandbox.scratch.path("secret.txt")
+    try "the secret key\n".write(toFile: secret, atomically: false, encoding: .utf8)
+    let page = fixture.sandbox.journalDirectory + "/2026-03-09.md"
+    try? FileManager.default.removeItem(atPath: page)
+    try FileManager.default.createSymbolicLink(atPath: page, withDestinationPath: secret)
+    let session = try McpSession(fixture.sandbox)
+    try session.initialize()
+    let read = try session.request("resources/read", ["uri": "gitjournal://day/2026-03-09"])
+    #expect(session.finish() == 0)
+    #expect(!session.outputText.contains("the secret key"))
+    let message = session.answer(to: read)?["error"]?["message"]?.string ?? ""
+    #expect(message.contains("2026-03-09") && message.contains("symlink"), "\(session.outputText)")
+  }
+
   @Test func itWritesNothing() throws {
     let fixture = try McpFixture()
     func snapshot() throws -> [String: Data] {
