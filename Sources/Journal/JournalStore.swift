@@ -284,8 +284,9 @@ public struct JournalStore: Sendable {
     sentences.share(sentence, of: period.description, signature: signature)
   }
 
-  /// The day's file as it is on disk, or nil.
+  /// The day's file as it is on disk, or nil. Never read through a symlink in its place (the read fails): `show` and
+  /// the assistant's tools would print whatever file it names.
   public func read(_ day: Day) throws(SystemError) -> String? {
-    try AtomicFile.read(path(of: day))
+    try AtomicFile.readOwnFile(path(of: day)).map { String(decoding: $0.bytes, as: UTF8.self) }
   }
 }

@@ -201,6 +201,20 @@ import Testing
     #expect(shown.standardOutput.hasSuffix("My own words.\n"))
   }
 
+  /// A day's file that is a symlink is not printed: `show` says why and prints nothing of the file it names.
+  @Test func aSymlinkedDayFileIsNotPrinted() async throws {
+    try app.commit(file: "a", content: "1\n", message: "One", date: "2026-03-10T09:00:00Z")
+    let secret = sandbox.scratch.path("secret.txt")
+    try "the secret key\n".write(toFile: secret, atomically: false, encoding: .utf8)
+    try FileManager.default.createDirectory(atPath: sandbox.journalDirectory, withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(
+      atPath: sandbox.journalDirectory + "/2026-03-10.md", withDestinationPath: secret)
+    let shown = await sandbox.run("show", "2026-03-10")
+    #expect(shown.status != 0)
+    #expect(!shown.standardOutput.contains("the secret key"))
+    #expect(shown.standardError.contains("2026-03-10.md"), "\(shown)")
+  }
+
   /// `show` neutralises bidirectional controls in subjects: in the file it writes, in a file written before
   /// (printed with U+FFFD), and in JSON (escaped as \u202E, so a program still reads the subject as it is).
   @Test func bidiControlsAreNeutralised() async throws {
