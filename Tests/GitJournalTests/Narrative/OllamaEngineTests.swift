@@ -90,26 +90,6 @@ import Testing
     #expect(body.model == "gemma3:4b")
   }
 
-  @Test func healthCheckIsGetApiTags() async throws {
-    let server = try ModelServer(ModelBehaviour(.ollama))
-    #expect(try await engine(server.baseURL).isAvailable())
-    #expect(server.requests.map { "\($0.method) \($0.path)" } == ["GET /api/tags"])
-  }
-
-  /// A health check that fails in any way is `false`, within the health timeout, not the generation timeout.
-  @Test(arguments: ServerFault.healthFaults)
-  func failingHealthCheckIsFalseWithinTheHealthTimeout(fault: ServerFault) async throws {
-    let server = try ModelServer(ModelBehaviour(.ollama, healthFault: fault))
-    let engine = try engine(server.baseURL) { $0.timeout = 30 }
-    #expect(await DedicatedThread.run { await engine.isAvailable() } == false)
-    #expect(server.requests.map(\.path) == ["/api/tags"])
-    // A server still waiting or sending sees the client give up: by the health timeout (0.5 s), since the
-    // generation's 30 s are not over when this wait ends.
-    if [.silent, .late, .drip].contains(fault) {
-      #expect(await server.waitUntil(timeout: 10) { $0.connectionsClosedByClient == 1 })
-    }
-  }
-
   @Test func unreachableServerIsNotAvailable() async throws {
     let engine = try engine(try ModelServer.refusingURL())
     #expect(await engine.isAvailable() == false)

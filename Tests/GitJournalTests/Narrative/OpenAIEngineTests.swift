@@ -55,26 +55,6 @@ import Testing
     #expect(body.stream == false)
   }
 
-  @Test func healthCheckIsGetV1Models() async throws {
-    let server = try ModelServer(ModelBehaviour(.openAI))
-    #expect(try await engine(server.baseURL).isAvailable())
-    #expect(server.requests.map { "\($0.method) \($0.path)" } == ["GET /v1/models"])
-  }
-
-  /// llama-server answers 503 on every route while it loads the model.
-  @Test(arguments: ServerFault.healthFaults)
-  func failingHealthCheckIsFalseWithinTheHealthTimeout(fault: ServerFault) async throws {
-    let server = try ModelServer(ModelBehaviour(.openAI, healthFault: fault))
-    let engine = try engine(server.baseURL) { $0.timeout = 30 }
-    #expect(await DedicatedThread.run { await engine.isAvailable() } == false)
-    #expect(server.requests.map(\.path) == ["/v1/models"])
-    // A server still waiting or sending sees the client give up: by the health timeout (0.5 s), since the
-    // generation's 30 s are not over when this wait ends.
-    if [.silent, .late, .drip].contains(fault) {
-      #expect(await server.waitUntil(timeout: 10) { $0.connectionsClosedByClient == 1 })
-    }
-  }
-
   @Test func openAIErrorObjectsGiveTheirMessage() async throws {
     let server = try ModelServer(ModelBehaviour(.openAI, generationFault: .modelNotFound))
     await #expect(throws: NarrativeError.server(status: 404, message: "model 'gemma3:4b' not found")) {
