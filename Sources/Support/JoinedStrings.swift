@@ -1,7 +1,8 @@
 extension Array where Element == String {
   /// The strings with `separator` between them, as the standard library's `joined(separator:)` gives them. This
   /// one is concrete: the standard library's is generic over any collection of strings, and its first call in a
-  /// process has the runtime look up the collection's associated types (about 150,000 instructions, 2% of a hook).
+  /// process has the runtime look up the collection's associated types, a cost the hook paid on every commit
+  /// (BENCHMARKS.md, the hook).
   /// Modules that import Support call this one for an array. The bytes are copied once into a string of the right
   /// size (appending piece by piece cost a page's rendering more than the generic call).
   package func joined(separator: String = "") -> String {
