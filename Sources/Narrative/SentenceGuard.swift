@@ -20,7 +20,7 @@ import Support
 enum SentenceGuard {
   /// Bump whenever a rule changes what is accepted: rejections remembered under an older guard are then asked
   /// again (SentenceCache).
-  static let version = 4
+  static let version = 5
 
   static let maximumLength = 300
   /// Fewer words than this say nothing ("Awesome!", "Work:").
@@ -56,8 +56,9 @@ enum SentenceGuard {
     for echo in echoes where contains(text, phrase: echo) {
       return .rejected("echoes the prompt ('\(echo)')")
     }
-    // "(3 commits)" from a version-1 prompt; "I committed twice:" from version 2's.
-    if let echo = text.firstMatch(of: #/\(\d+ commits?\)|committed(?: \w+){0,2}:/#) {
+    // "(3 commits)" from a version-1 prompt; "I committed twice:" from version 2's; "app had 3 commits (2 fixes,
+    // 1 feature):" from version 4's, the facts read back with their subjects after them.
+    if let echo = text.firstMatch(of: #/\(\d+ commits?\)|committed(?: \w+){0,2}:|had \d+ commits?(?: \([^)]*\))?:/#) {
       return .rejected("echoes the prompt ('\(echo.output)')")
     }
     guard text.count <= maximumLength else { return .rejected("longer than \(maximumLength) characters") }

@@ -183,6 +183,17 @@ struct SentenceGuardTests {
       [Project("billing", true, ["Private subject"])], "I made 1 commit to a private project today.",
       "says only what the factual line says"
     ),
+    // Version 4's facts read back: SmolLM2's answers on the held-out days of scripts/evaluate-sentences.sh.
+    Answer(
+      [Project("mobile-app", false, ["Release 3.1.0"])],
+      #"Today I worked on a mobile-app that had 1 commit (1 chore): "Release 3.1.0"."#,
+      "echoes the prompt ('had 1 commit"
+    ),
+    Answer(
+      [Project("mobile-app", false, ["Fix the crash on an empty feed", "Update the app icon"])],
+      #"Today I worked on a mobile-app that had 2 commits: "Fix the crash on an empty feed"; "Update the app icon"."#,
+      "echoes the prompt ('had 2 commits:"
+    ),
     // Loops.
     Answer(
       fourProjects,
