@@ -40,26 +40,15 @@ package enum FolderListing {
   /// The names of the folders in `folder`, unsorted, symlinks to folders left out; none when it cannot be read. The
   /// kind comes with the listing (`d_type`), or from a look at the entry when the file system does not say.
   package static func folders(in folder: String) -> [String] {
-    guard let directory = opendir(folder) else { return [] }
-    defer { closedir(directory) }
-    let descriptor = dirfd(directory)
-    var names: [String] = []
-    while let entry = readdir(directory) {
-      let name = withUnsafeBytes(of: &entry.pointee.d_name) { raw in
-        let bytes = raw.bindMemory(to: UInt8.self)
-        return String(decoding: bytes[..<(bytes.firstIndex(of: 0) ?? bytes.count)], as: UTF8.self)
-      }
-      switch Int32(entry.pointee.d_type) {
-      case Int32(DT_DIR): names.append(name)
+    entries(of: folder) { name, kind, descriptor in
+      switch kind {
+      case Int32(DT_DIR): return true
       case Int32(DT_UNKNOWN):
         var info = stat()
-        if fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0 && info.st_mode & S_IFMT == S_IFDIR {
-          names.append(name)
-        }
-      default: continue
+        return fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0 && info.st_mode & S_IFMT == S_IFDIR
+      default: return false
       }
     }
-    return names
   }
 
   /// The names in `folder` that `isWanted` takes and that are regular files or symlinks to one, unsorted; none when
@@ -67,6 +56,21 @@ package enum FolderListing {
   /// does not say, costs a look at the file, by name in the folder opened (a rebuild listed 2,500 pages and made
   /// the kernel walk each one's whole path).
   package static func regularFiles(in folder: String, where isWanted: (String) -> Bool) -> [String] {
+    entries(of: folder) { name, kind, descriptor in
+      guard isWanted(name) else { return false }
+      switch kind {
+      case Int32(DT_REG): return true
+      case Int32(DT_LNK), Int32(DT_UNKNOWN):
+        var info = stat()
+        return fstatat(descriptor, name, &info, 0) == 0 && info.st_mode & S_IFMT == S_IFREG
+      default: return false
+      }
+    }
+  }
+
+  /// The names in `folder` that `keeps` takes, given each name, its `d_type` and the open folder's descriptor (for a
+  /// look at an entry by name); none when the folder cannot be read.
+  private static func entries(of folder: String, keeping keeps: (String, Int32, Int32) -> Bool) -> [String] {
     guard let directory = opendir(folder) else { return [] }
     defer { closedir(directory) }
     let descriptor = dirfd(directory)
@@ -76,14 +80,7 @@ package enum FolderListing {
         let bytes = raw.bindMemory(to: UInt8.self)
         return String(decoding: bytes[..<(bytes.firstIndex(of: 0) ?? bytes.count)], as: UTF8.self)
       }
-      guard isWanted(name) else { continue }
-      switch Int32(entry.pointee.d_type) {
-      case Int32(DT_REG): names.append(name)
-      case Int32(DT_LNK), Int32(DT_UNKNOWN):
-        var info = stat()
-        if fstatat(descriptor, name, &info, 0) == 0 && info.st_mode & S_IFMT == S_IFREG { names.append(name) }
-      default: continue
-      }
+      if keeps(name, Int32(entry.pointee.d_type), descriptor) { names.append(name) }
     }
     return names
   }
