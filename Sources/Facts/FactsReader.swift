@@ -40,6 +40,7 @@ public struct FactsReader: Sendable {
       scan.excludePaths = sources.excludePaths + entries[index].excludePaths
       scan.ignoredAuthors = sources.ignoredAuthors
       scan.reusesHistory = policy.reusesHistory
+      scan.stampClock = sources.stampClock
       return Read(index: index, scan: scan, end: entries[index].retiredAt.map { min($0, span.end) } ?? span.end)
     }
     var outcomes: [Outcome?] = Array(repeating: nil, count: entries.count)

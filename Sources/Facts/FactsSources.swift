@@ -1,3 +1,5 @@
+import GitReader
+
 /// What day facts are read from: the configured repositories and the settings that decide which commits count
 /// and on which day.
 public struct FactsSources: Sendable {
@@ -12,6 +14,9 @@ public struct FactsSources: Sendable {
   public var calendar: JournalCalendar
   /// Where line statistics and recent windows are cached between runs; nil computes everything afresh.
   public var cacheDirectory: String?
+  /// The clock that tells a repository changed too recently for its read to be kept under a stamp
+  /// (`PathStamp.isRacy`): the real one, or in tests one that runs ahead, in place of waiting for the files to age.
+  package var stampClock: @Sendable () -> PathStamp.Timestamp = { .now }
 
   public init(
     repositories: [RepositoryEntry], authors: [String], includeMerges: Bool, calendar: JournalCalendar,

@@ -21,9 +21,9 @@ struct CommitReader {
   var windowCache = WindowCache(folder: nil)
   /// Where a long span's records are kept with the references they came from (see `HistoryCache`).
   var historyCache = HistoryCache(folder: nil)
-  /// The time the references' stamp is taken at, as far as telling a change too recent to stamp goes
-  /// (`PathStamp.isRacy`); nil is the clock now. Tests set a later time instead of waiting.
-  var stampedAt: PathStamp.Timestamp?
+  /// The clock that tells a change too recent for the references' stamp (`PathStamp.isRacy`): the real one, or in
+  /// tests one that runs ahead, in place of waiting for the files to age.
+  var stampClock: @Sendable () -> PathStamp.Timestamp = { .now }
   /// The configured folder the repository was opened from, for the stamp of the files its references are read from
   /// (see `HistoryCache`); nil takes none, and the references are listed for every long span.
   var root: String?
@@ -63,7 +63,7 @@ struct CommitReader {
       // Taken before anything else is read (the mailmap, the config, a reference): whatever moves after it makes the
       // next look miss.
       if let root {
-        stamp = RepositoryStamp.take(of: repository, root: root, includingOrigin: true, now: stampedAt ?? .now)?.digest
+        stamp = RepositoryStamp.take(of: repository, root: root, includingOrigin: true, now: stampClock())?.digest
       }
       span = historySpan(start: start, end: end)
       if let span, let stamp, let key = historyCache.key(span: span, references: stamp),

@@ -26,6 +26,9 @@ package struct RepositoryScan {
   /// (and `narrate`'s), whose commit starts no thread at all (a thread's start costs milliseconds where it is slow);
   /// its reads are bounded in memory (`MemoryBound`), and a damaged object is refused before libgit2 meets it.
   package var timeLimit: Double?
+  /// The clock that tells a change too recent to stamp (`PathStamp.isRacy`): the real one, or in tests one that
+  /// runs ahead, in place of waiting for the files to age.
+  package var stampClock: @Sendable () -> PathStamp.Timestamp = { .now }
 
   /// `timeLimit` of a read that is not a short span's: a rebuild of the longest histories takes minutes.
   package static let timeLimit: Double = 30 * 60
@@ -83,7 +86,7 @@ package struct RepositoryScan {
       return ScannedRepository(isBare: repository.isBare, commits: [], commonDirectory: repository.commonDirectory)
     }
     // Before any ref is read: whatever moves after this makes the next check miss.
-    let stamp = stamped == nil ? nil : RepositoryStamp.take(of: repository, root: path)
+    let stamp = stamped == nil ? nil : RepositoryStamp.take(of: repository, root: path, now: stampClock())
     let authors: AuthorFilter
     if allAuthors {
       authors = ignoredAuthors.isEmpty ? .everyone : .everyoneExcept(ignoredAuthors)
@@ -106,6 +109,7 @@ package struct RepositoryScan {
         windowCache: WindowCache(folder: reusesWindows ? folder : nil),
         historyCache: HistoryCache(folder: reusesHistory ? folder : nil), root: path)
       reader.lateCommits = LateCommits(folder: folder)
+      reader.stampClock = stampClock
       let scanned = ScannedRepository(
         isBare: repository.isBare, commits: try reader.commits(authoredFrom: start, to: end),
         commonDirectory: repository.commonDirectory)

@@ -17,13 +17,11 @@ import Testing
     try sandbox.configure("journal.weekStart", "monday")
   }
 
-  /// The config's entries as a hook reads them, with the cache. `settled`: as a second later, when a file written
-  /// now is no longer too recent to be kept (see `PathStamp.isRacy`).
+  /// The config's entries as a hook reads them, with the cache. `settled`: as a few seconds later (`SettledClock`),
+  /// when a file written now is no longer too recent to be kept (see `PathStamp.isRacy`).
   func read(settled: Bool = false) throws -> [ConfigFile.Entry] {
-    let now = PathStamp.Timestamp.now
-    return try ConfigFile(path: sandbox.configPath).entries(
-      cacheDirectory: sandbox.environment().cacheDirectory,
-      now: settled ? PathStamp.Timestamp(seconds: now.seconds + 1, nanoseconds: now.nanoseconds) : now)
+    try ConfigFile(path: sandbox.configPath).entries(
+      cacheDirectory: sandbox.environment().cacheDirectory, now: settled ? SettledClock.now() : .now)
   }
 
   func value(_ name: String, in entries: [ConfigFile.Entry]) -> String? {
@@ -42,7 +40,7 @@ import Testing
 
     // Written in place with the same length and its modification time set back: the change time still moves, as it
     // does for an edit made a clock tick (at most 10 ms) or more after the file was kept.
-    usleep(20_000)
+    try SettledClock.fileClockAfterATick(in: sandbox.scratch.path)
     let before = try FileManager.default.attributesOfItem(atPath: sandbox.configPath)[.modificationDate] as? Date
     let text = try String(contentsOfFile: sandbox.configPath, encoding: .utf8)
     let handle = try #require(FileHandle(forWritingAtPath: sandbox.configPath))

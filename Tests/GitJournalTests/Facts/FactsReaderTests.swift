@@ -53,10 +53,12 @@ import Testing
     }
     entries.insert(RepositoryEntry(name: "gone", path: owner.path("gone"), isPrivate: false), at: 7)
     let calendar = JournalCalendar(timeZone: .utc)
-    let reader = FactsReader(
-      sources: FactsSources(
-        repositories: entries, authors: [], includeMerges: false, calendar: calendar,
-        cacheDirectory: owner.path("cache")))
+    var sources = FactsSources(
+      repositories: entries, authors: [], includeMerges: false, calendar: calendar, cacheDirectory: owner.path("cache"))
+    // As if the repositories were older than the stamps' racy margin, so that the first read is stored and the second
+    // taken from it: a quiet repository whose objects are gone can no longer be walked, and is read all the same.
+    sources.stampClock = SettledClock.now
+    let reader = FactsReader(sources: sources)
     let day = calendar.day(containing: dayStart + 3_600)
     var policy = ReadPolicy(allAuthors: true, reusesWindows: true)
 
@@ -73,10 +75,8 @@ import Testing
         #expect(subjects == expected, "r\(index)", sourceLocation: sourceLocation)
       }
     }
-    // Past the stamps' racy margin, so that the first read is stored and the second taken from it: a quiet
-    // repository whose objects are gone can no longer be walked, and is read all the same.
-    try await Task.sleep(for: .milliseconds(150))
     await expectEveryRepository(extra: 0)
+    try SettledClock.fileClockAfterATick(in: owner.path)
     let objects = entries[3].path + "/.git/objects"
     #expect(rename(objects, objects + ".away") == 0)
     await expectEveryRepository(extra: 0)

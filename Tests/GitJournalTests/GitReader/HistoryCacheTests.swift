@@ -37,18 +37,15 @@ import Testing
     try reading(cached: cached).commits
   }
 
-  /// A read of the span, and where its records came from. `settled`: the references' stamp is taken as a second
-  /// later, when the files changed just now are no longer too recent to stamp (`PathStamp.isRacy`).
+  /// A read of the span, and where its records came from. `settled`: the references' stamp is taken as a few seconds
+  /// later (`SettledClock`), when the files changed just now are no longer too recent to stamp (`PathStamp.isRacy`).
   func reading(cached: Bool, settled: Bool = false) throws -> (commits: [CommitRecord], source: CommitReader.Source) {
     let folder: String? = cached ? cacheFolder : nil
     var reader = CommitReader(
       repository: try Repository.open(at: repository.path), authors: .everyone, includeMerges: false,
       statsCache: StatsCache(folder: nil), tipTimes: TipTimes(folder: nil), historyCache: HistoryCache(folder: folder),
       root: repository.path)
-    if settled {
-      let now = PathStamp.Timestamp.now
-      reader.stampedAt = PathStamp.Timestamp(seconds: now.seconds + 1, nanoseconds: now.nanoseconds)
-    }
+    if settled { reader.stampClock = SettledClock.now }
     return try reader.read(authoredFrom: Self.start, to: Self.end)
   }
 

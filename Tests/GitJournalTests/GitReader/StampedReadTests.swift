@@ -42,12 +42,14 @@ import Testing
 
     func git(_ arguments: String...) throws { try repository.git(arguments) }
 
-    func scan(stamped: Bool) -> RepositoryScan {
+    /// `clock`: what tells a path changed too recently to stamp (`PathStamp.isRacy`).
+    func scan(stamped: Bool, clock: @escaping @Sendable () -> PathStamp.Timestamp = { .now }) -> RepositoryScan {
       var scan = RepositoryScan(
         path: root, configuredAuthors: [], allAuthors: allAuthors, includeMerges: false,
         cacheDirectory: stamped ? cache : nil, reusesWindows: stamped)
       scan.excludePaths = excludePaths
       scan.ignoredAuthors = ignoredAuthors
+      scan.stampClock = clock
       return scan
     }
 
@@ -63,8 +65,10 @@ import Testing
       Self.withoutBranches(try hookedWithBranches())
     }
 
-    func hookedWithBranches() throws -> [CommitRecord] {
-      try scan(stamped: true).commits(authoredFrom: StampedReadTests.dayStart, to: StampedReadTests.dayEnd).commits
+    func hookedWithBranches(clock: @escaping @Sendable () -> PathStamp.Timestamp = { .now }) throws -> [CommitRecord] {
+      try scan(stamped: true, clock: clock).commits(
+        authoredFrom: StampedReadTests.dayStart, to: StampedReadTests.dayEnd
+      ).commits
     }
 
     static func withoutBranches(_ records: [CommitRecord]) -> [CommitRecord] {
@@ -118,10 +122,11 @@ import Testing
       }
     }
 
-    /// Lets everything changed so far age past the racy margin, then reads and stores under a stamp.
+    /// Reads and stores under a stamp taken as if everything changed so far were past the racy margin
+    /// (`SettledClock`), then waits for the file clock to tick, so that a change made next shows in its times.
     func settle() throws {
-      Thread.sleep(forTimeInterval: 0.15)
-      _ = try hooked()
+      _ = try hookedWithBranches(clock: SettledClock.now)
+      try SettledClock.fileClockAfterATick(in: repository.owner.path)
     }
   }
 
@@ -204,9 +209,12 @@ import Testing
     try world.settle()
     try world.repository.write("notes\n", to: "notes.txt")
     try world.commit("Second")
-    Thread.sleep(forTimeInterval: 0.15)
+    // A clock that reads the racy margin past a file-clock tick taken between the commit and the new file: what
+    // `.git` holds is just old enough to stamp, the working tree just too recent.
+    let between = try SettledClock.fileClockAfterATick(in: world.repository.owner.path)
     try world.repository.write("more notes\n", to: "more.txt")
-    _ = try world.hooked()
+    let clock = PathStamp.Timestamp(seconds: between.seconds, nanoseconds: between.nanoseconds + 99_999_999)
+    _ = try world.hookedWithBranches(clock: { clock })
     let letters = try world.storedLetters()
     #expect(letters[world.root] == "n" && letters[world.root + "/.mailmap"] == "a")
     #expect(letters[world.root + "/.git"] == "g" && letters[world.root + "/.git/shallow"] == "h0")
