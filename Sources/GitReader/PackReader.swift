@@ -314,7 +314,7 @@ final class PackReader {
 /// neighbouring stretches of history, so one cache serves both. Up to about `byteLimit` in all (each generation
 /// below can pass its half by one object of at most `largestKept`). A lock guards it, held only to look an object
 /// up or keep one.
-final class DeltaBases: @unchecked Sendable {
+final class DeltaBases: Sendable {
   /// The cache is most of what a rebuild holds beyond its records. On libgit2's history (an 85 MB pack) its peak
   /// was 107 MB with 16 MiB, 96 to 98 MB with 10 MiB and 91 to 93 MB with 8 MiB, in about the same time (CPU
   /// 9.5 to 10.5 s): 8 MiB keeps it under 100 MB with room to spare.
@@ -328,21 +328,23 @@ final class DeltaBases: @unchecked Sendable {
   /// order, but the lock is held for a dictionary lookup only, never for a sort, so a thread pre-empted while
   /// holding it (both cores busy with other work) keeps the other waiting for microseconds. Objects let go are
   /// released after the lock is given back.
-  private let lock = Lock()
-  private var young: [Int: RawObject] = [:]
-  private var old: [Int: RawObject] = [:]
-  private var youngBytes = 0
+  private struct Generations {
+    var young: [Int: RawObject] = [:]
+    var old: [Int: RawObject] = [:]
+    var youngBytes = 0
+  }
+  private let generations = Locked(Generations())
 
   private static func key(pack: Int, offset: Int) -> Int { pack << 48 | offset }
 
   func object(pack: Int, offset: Int) -> RawObject? {
     let key = Self.key(pack: pack, offset: offset)
-    return lock.withLock {
-      if let kept = young[key] { return kept }
-      guard let kept = old.removeValue(forKey: key) else { return nil }
-      young[key] = kept
-      youngBytes += kept.bytes.count
-      return kept
+    return generations.withLock { kept in
+      if let object = kept.young[key] { return object }
+      guard let object = kept.old.removeValue(forKey: key) else { return nil }
+      kept.young[key] = object
+      kept.youngBytes += object.bytes.count
+      return object
     }
   }
 
@@ -351,14 +353,14 @@ final class DeltaBases: @unchecked Sendable {
     guard size <= Self.largestKept else { return }
     let key = Self.key(pack: pack, offset: offset)
     var letGo: [Int: RawObject] = [:]
-    lock.withLock {
-      if let replaced = young.updateValue(object, forKey: key) { youngBytes -= replaced.bytes.count }
-      youngBytes += size
-      if youngBytes > Self.byteLimit / 2 {
-        letGo = old
-        old = young
-        young = [:]
-        youngBytes = 0
+    generations.withLock { kept in
+      if let replaced = kept.young.updateValue(object, forKey: key) { kept.youngBytes -= replaced.bytes.count }
+      kept.youngBytes += size
+      if kept.youngBytes > Self.byteLimit / 2 {
+        letGo = kept.old
+        kept.old = kept.young
+        kept.young = [:]
+        kept.youngBytes = 0
       }
     }
     // The old generation's objects, released here, outside the lock.

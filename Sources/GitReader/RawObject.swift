@@ -12,8 +12,9 @@ enum ObjectKind: Int {
 }
 
 /// An object's kind and bytes as git stores them (a tree's as its entries are written), read from a pack by
-/// `PackReader` or through libgit2.
-final class RawObject {
+/// `PackReader` or through libgit2. `@unchecked Sendable`: the bytes are never written once it is made, and the diff
+/// workers share the ones kept as delta bases (`DeltaBases`).
+final class RawObject: @unchecked Sendable {
   let kind: ObjectKind
   let bytes: UnsafeRawBufferPointer
   private let release: Release

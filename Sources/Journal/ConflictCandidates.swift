@@ -5,12 +5,15 @@ import Support
 /// asked for each page written: the folder holds a file per day, and listing it for every page made a rebuild
 /// read it once per day. A copy that a sync tool makes while this process runs waits for the next one. The same
 /// listing tells which pages have a temporary file a killed writer left (`takeLeftover`).
-final class ConflictCandidates: @unchecked Sendable {
+final class ConflictCandidates: Sendable {
   private let directory: String
-  // Guards `names` and `leftovers`: the journal's writers may run on several threads of one process.
-  private let lock = Lock()
-  private var names: [String]?
-  private var leftovers: Set<String> = []
+  private struct Listing {
+    /// The candidates; nil until the folder is listed.
+    var names: [String]?
+    var leftovers: Set<String> = []
+  }
+  // The journal's writers may run on several threads of one process.
+  private let listing = Locked(Listing())
 
   init(directory: String) {
     self.directory = directory
@@ -19,45 +22,45 @@ final class ConflictCandidates: @unchecked Sendable {
   /// Whether the folder holds no copy of any page and no temporary file left behind: the usual case, in which
   /// nothing is looked for page by page.
   var isEmpty: Bool {
-    lock.withLock { listed().isEmpty && leftovers.isEmpty }
+    listing.withLock { listing in listed(&listing).isEmpty && listing.leftovers.isEmpty }
   }
 
   /// The copies of the page `pageName`, sorted.
   func copies(of pageName: String) -> [String] {
-    lock.withLock { listed().filter { SyncConflicts.isCopy($0, of: pageName) }.sorted() }
+    listing.withLock { listing in listed(&listing).filter { SyncConflicts.isCopy($0, of: pageName) }.sorted() }
   }
 
   /// Whether the listing holds the temporary file named `name` (`AtomicFile.lockedTemporaryName`) not yet taken.
   func hasLeftover(_ name: String) -> Bool {
-    lock.withLock {
-      _ = listed()
-      return leftovers.contains(name)
+    listing.withLock { listing in
+      _ = listed(&listing)
+      return listing.leftovers.contains(name)
     }
   }
 
   /// Whether the listing holds the temporary file named `name` (`AtomicFile.lockedTemporaryName`), which it then
   /// forgets: the caller removes it.
   func takeLeftover(_ name: String) -> Bool {
-    lock.withLock {
-      _ = listed()
-      return leftovers.remove(name) != nil
+    listing.withLock { listing in
+      _ = listed(&listing)
+      return listing.leftovers.remove(name) != nil
     }
   }
 
-  /// The candidates, the folder listed on the first call. Call holding `lock`.
-  private func listed() -> [String] {
-    if let names { return names }
+  /// The candidates, the folder listed into `listing` on the first call.
+  private func listed(_ listing: inout Listing) -> [String] {
+    if let names = listing.names { return names }
     let all = FolderListing.names(in: directory, withPrefix: "")
     // Pages are named from their year: a copy begins with a digit too, the folder's other files need not.
     let candidates = all.filter { Self.isCandidate($0) }
-    leftovers = Set(all.filter { $0.hasPrefix(".") && $0.contains(text: AtomicFile.temporaryMarker) })
-    names = candidates
+    listing.leftovers = Set(all.filter { $0.hasPrefix(".") && $0.contains(text: AtomicFile.temporaryMarker) })
+    listing.names = candidates
     return candidates
   }
 
   /// Forgets copies that were moved aside.
   func remove(_ moved: [String]) {
-    lock.withLock { names?.removeAll { moved.contains($0) } }
+    listing.withLock { listing in listing.names?.removeAll { moved.contains($0) } }
   }
 
   /// Whether `name` may be a copy: a Markdown file whose name is longer than a page's own (`YYYY-MM-DD.md`,

@@ -104,12 +104,11 @@ public struct JournalStore: Sendable {
   }
 
   /// Whether any write of this store was left for `syncAll()`; set by the writes, never cleared.
-  final class BatchedWrites: @unchecked Sendable {
-    private let lock = Lock()
-    private var made = false
+  final class BatchedWrites: Sendable {
+    private let made = Locked(false)
 
-    func note() { lock.withLock { made = true } }
-    var isAny: Bool { lock.withLock { made } }
+    func note() { made.withLock { $0 = true } }
+    var isAny: Bool { made.withLock { $0 } }
   }
 
   /// Runs `body` holding the journal lock, so that what it reads and writes is not interleaved with another

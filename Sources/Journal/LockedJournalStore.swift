@@ -23,37 +23,20 @@ public struct LockedJournalStore: Sendable {
   /// every day of their period, and a listing per day cost a hook 31 folder reads.
   let machines = MachineListing()
 
-  final class MachineListing: @unchecked Sendable {
-    private let lock = Lock()
-    private var names: [String]?
-    private var isAlone: Bool?
+  final class MachineListing: Sendable {
+    private let names = Locked<[String]?>(nil)
+    private let isAlone = Locked<Bool?>(nil)
 
-    func names(_ list: () -> [String]) -> [String] {
-      lock.withLock {
-        if let names { return names }
-        let listed = list()
-        names = listed
-        return listed
-      }
-    }
+    func names(_ list: () -> [String]) -> [String] { names.remembered(list) }
 
     /// Whether this machine's records are the only ones and it forgot nothing (`DayRecordStore.isAlone`), looked
     /// at once: every day's page asks.
-    func isAlone(_ look: () -> Bool) -> Bool {
-      lock.withLock {
-        if let isAlone { return isAlone }
-        let alone = look()
-        isAlone = alone
-        return alone
-      }
-    }
+    func isAlone(_ look: () -> Bool) -> Bool { isAlone.remembered(look) }
 
     /// Forgets what was listed and looked at: after this process forgot commits, or another machine's write landed.
     func reset() {
-      lock.withLock {
-        names = nil
-        isAlone = nil
-      }
+      names.withLock { $0 = nil }
+      isAlone.withLock { $0 = nil }
     }
   }
 

@@ -120,21 +120,11 @@ struct SharedSentences: Sendable {
 /// and a month's shared sentence, and one listing serves all three; with no sentence anywhere (no model on any
 /// machine) the week's and the month's cost no system call at all. Another machine's first sentence that arrives
 /// later is seen by the next process; this machine's own, at once.
-private final class MachineFolders: @unchecked Sendable {
-  // Guards `listed`: the journal's writers may run on several threads of one process.
-  private let lock = Lock()
-  private var listed: [String]?
+private final class MachineFolders: Sendable {
+  // The journal's writers may run on several threads of one process.
+  private let listed = Locked<[String]?>(nil)
 
-  func names(_ list: () -> [String]) -> [String] {
-    lock.withLock {
-      if let listed { return listed }
-      let names = list()
-      listed = names
-      return names
-    }
-  }
+  func names(_ list: () -> [String]) -> [String] { listed.remembered(list) }
 
-  func forget() {
-    lock.withLock { listed = nil }
-  }
+  func forget() { listed.withLock { $0 = nil } }
 }

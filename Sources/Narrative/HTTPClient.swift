@@ -109,36 +109,35 @@ package struct HTTPClient: Sendable {
   }
 }
 
-/// One socket's life. `@unchecked Sendable`: the descriptor is guarded by `lock`, so `cancel` from another
-/// thread can shut it down while `exchange` blocks in `poll`.
-private final class Connection: @unchecked Sendable {
-  private let lock = Lock()
-  private var descriptor: Int32 = -1
-  private var isCancelled = false
+/// One socket's life. The descriptor is shared under a lock, so that `cancel` from another thread can shut it down
+/// while `exchange` blocks in `poll`, and never one closed meanwhile (whose number may be another file's by then).
+private final class Connection: Sendable {
+  private struct Socket {
+    var descriptor: Int32 = -1
+    var isCancelled = false
+  }
+  private let socket = Locked(Socket())
 
   func cancel() {
-    lock.withLock {
-      isCancelled = true
-      if descriptor >= 0 { shutdown(descriptor, Sockets.shutdownBoth) }
+    socket.withLock { socket in
+      socket.isCancelled = true
+      if socket.descriptor >= 0 { shutdown(socket.descriptor, Sockets.shutdownBoth) }
     }
   }
+
+  private var isCancelled: Bool { socket.withLock { $0.isCancelled } }
 
   func exchange(_ request: [UInt8], with endpoint: HTTPClient.Endpoint, timeout: Double) throws -> HTTPClient.Response {
     let deadline = Date().addingTimeInterval(timeout)
     let socket = try connect(endpoint, deadline: deadline, timeout: timeout)
-    defer {
-      lock.withLock {
-        close(socket)
-        descriptor = -1
-      }
-    }
+    defer { closeSocket(socket) }
     try sendAll(request, on: socket, deadline: deadline, timeout: timeout)
     let raw = try receiveAll(on: socket, deadline: deadline, timeout: timeout)
     return try HTTPResponseParser.parse(raw)
   }
 
   private func remainingMilliseconds(_ deadline: Date, timeout: Double) throws -> Int32 {
-    if lock.withLock({ isCancelled }) { throw HTTPClient.Failure.cancelled }
+    if isCancelled { throw HTTPClient.Failure.cancelled }
     let remaining = deadline.timeIntervalSinceNow
     // NaN fails this test too; the minimum keeps the conversion in Int32's range whatever `timeout` was.
     guard remaining > 0 else { throw HTTPClient.Failure.timedOut(seconds: timeout) }
@@ -164,7 +163,7 @@ private final class Connection: @unchecked Sendable {
       entry = address.pointee.ai_next
       let socket = Sockets.makeStreamSocket(family: address.pointee.ai_family)
       guard socket >= 0 else { continue }
-      lock.withLock { descriptor = socket }
+      self.socket.withLock { $0.descriptor = socket }
       if Sockets.connect(socket, address.pointee.ai_addr, address.pointee.ai_addrlen) == 0 { return socket }
       if errno == EINPROGRESS {
         var poller = pollfd(fd: socket, events: Int16(POLLOUT), revents: 0)
@@ -183,14 +182,14 @@ private final class Connection: @unchecked Sendable {
       }
       closeSocket(socket)
     }
-    if lock.withLock({ isCancelled }) { throw HTTPClient.Failure.cancelled }
+    if isCancelled { throw HTTPClient.Failure.cancelled }
     throw HTTPClient.Failure.connectionFailed("\(endpoint.hostHeader): \(lastError)")
   }
 
-  private func closeSocket(_ socket: Int32) {
-    lock.withLock {
-      close(socket)
-      descriptor = -1
+  private func closeSocket(_ descriptor: Int32) {
+    socket.withLock { socket in
+      close(descriptor)
+      socket.descriptor = -1
     }
   }
 
@@ -203,7 +202,7 @@ private final class Connection: @unchecked Sendable {
       let sent = bytes.withUnsafeBytes { send(socket, $0.baseAddress! + offset, $0.count - offset, Sockets.noSignal) }
       if sent < 0 {
         if errno == EAGAIN || errno == EINTR { continue }
-        if lock.withLock({ isCancelled }) { throw HTTPClient.Failure.cancelled }
+        if isCancelled { throw HTTPClient.Failure.cancelled }
         throw HTTPClient.Failure.connectionLost(String(cString: strerror(errno)))
       }
       offset += sent
@@ -223,11 +222,11 @@ private final class Connection: @unchecked Sendable {
       let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress!, $0.count, 0) }
       if count < 0 {
         if errno == EAGAIN || errno == EINTR { continue }
-        if lock.withLock({ isCancelled }) { throw HTTPClient.Failure.cancelled }
+        if isCancelled { throw HTTPClient.Failure.cancelled }
         throw HTTPClient.Failure.connectionLost(String(cString: strerror(errno)))
       }
       if count == 0 {
-        if lock.withLock({ isCancelled }) { throw HTTPClient.Failure.cancelled }
+        if isCancelled { throw HTTPClient.Failure.cancelled }
         return received
       }
       received += buffer[0..<count]

@@ -218,13 +218,12 @@ package enum AtomicFile {
   private static let foldersWithoutDefaultACL = FolderAnswers()
 
   /// One answer per folder, found once.
-  private final class FolderAnswers: @unchecked Sendable {
-    // Guards `answers`: files are written from several threads.
-    private let lock = Lock()
-    private var answers: [String: Bool] = [:]
+  private final class FolderAnswers: Sendable {
+    // Files are written from several threads.
+    private let answers = Locked<[String: Bool]>([:])
 
     func answer(for folder: String, _ find: () -> Bool) -> Bool {
-      lock.withLock {
+      answers.withLock { answers in
         if let known = answers[folder] { return known }
         let found = find()
         answers[folder] = found
@@ -261,19 +260,18 @@ package enum AtomicFile {
   /// before it replaces the old file, so a crash before `syncAll` leaves the old version or the new one of it,
   /// never half of one, and no note a user wrote is lost. (A page of gitjournal's alone is written without a sync,
   /// see `LockedJournalStore.write`: a crash may leave it empty, and the next write makes it again.)
-  package final class FolderSyncs: @unchecked Sendable {
-    private let lock = Lock()
-    private var folders: [String] = []
+  package final class FolderSyncs: Sendable {
+    private let folders = Locked<[String]>([])
 
     package init() {}
 
     func add(_ folder: String) {
-      lock.withLock { if !folders.contains(folder) { folders.append(folder) } }
+      folders.withLock { folders in if !folders.contains(folder) { folders.append(folder) } }
     }
 
     /// Syncs every folder added since the last call.
     package func syncAll() {
-      let pending = lock.withLock {
+      let pending = folders.withLock { folders in
         defer { folders = [] }
         return folders
       }

@@ -22,39 +22,41 @@ package enum InOrderWork {
 }
 
 /// The results of a row of items that a few threads work on, each taking the next run of items in order, until
-/// all are taken, one failed, or the taker says stop. `@unchecked Sendable`: every access goes through `lock`.
-package final class WorkSlots<Result: Sendable, Failure: Error>: @unchecked Sendable {
-  private let lock = Lock()
-  private var slots: [Result?]
-  private var next = 0
-  private var isStopped = false
-  private var failure: Failure?
+/// all are taken, one failed, or the taker says stop.
+package final class WorkSlots<Result: Sendable, Failure: Error>: Sendable {
+  private struct Slots {
+    var results: [Result?]
+    var next = 0
+    var isStopped = false
+    var failure: Failure?
+  }
+  private let slots: Locked<Slots>
 
-  package init(count: Int) { slots = Array(repeating: nil, count: count) }
+  package init(count: Int) { slots = Locked(Slots(results: Array(repeating: nil, count: count))) }
 
   /// The next `length` items to do (fewer at the end); nil once all are taken, one failed, or `shouldContinue`
   /// said no (asked for every run but the first).
   package func nextRun(length: Int = 1, while shouldContinue: () -> Bool = { true }) -> Range<Int>? {
-    lock.withLock {
-      guard !isStopped, failure == nil, next < slots.count else { return nil }
-      if next > 0 && !shouldContinue() {
-        isStopped = true
+    slots.withLock { slots in
+      guard !slots.isStopped, slots.failure == nil, slots.next < slots.results.count else { return nil }
+      if slots.next > 0 && !shouldContinue() {
+        slots.isStopped = true
         return nil
       }
-      let run = next..<min(next + max(1, length), slots.count)
-      next = run.upperBound
+      let run = slots.next..<min(slots.next + max(1, length), slots.results.count)
+      slots.next = run.upperBound
       return run
     }
   }
 
-  package func set(_ index: Int, _ result: Result) { lock.withLock { slots[index] = result } }
+  package func set(_ index: Int, _ result: Result) { slots.withLock { $0.results[index] = result } }
 
   /// Stops the taking; the first failure is the one `results()` throws.
-  package func fail(_ error: Failure) { lock.withLock { failure = failure ?? error } }
+  package func fail(_ error: Failure) { slots.withLock { $0.failure = $0.failure ?? error } }
 
   /// The results of the items taken, in order; call once every thread is done.
   package func results() throws(Failure) -> [Result] {
-    let (taken, failure) = lock.withLock { (slots[..<next], self.failure) }
+    let (taken, failure) = slots.withLock { ($0.results[..<$0.next], $0.failure) }
     if let failure { throw failure }
     return taken.map { $0! }
   }

@@ -4,27 +4,29 @@
 /// file refused; taken once by the command when it ends, for its own journal folder only (a test process runs many
 /// commands beside each other, each with a journal of its own).
 package enum RefusedInputs {
-  private static let lock = Lock()
-  nonisolated(unsafe) private static var pending: [(path: String, line: String)] = []
-  nonisolated(unsafe) private static var seen: Set<String> = []
+  private struct Refusals {
+    var pending: [(path: String, line: String)] = []
+    var seen: Set<String> = []
+  }
+  private static let refusals = Locked(Refusals())
 
   /// Notes one refusal of the file at `path`; the same line is noted once per process (a record read for several
   /// pages, say).
   package static func note(_ line: String, about path: String) {
-    lock.withLock {
-      if seen.insert(line).inserted { pending.append((path, line)) }
+    refusals.withLock { refusals in
+      if refusals.seen.insert(line).inserted { refusals.pending.append((path, line)) }
     }
   }
 
   /// Whether any refusal waits to be taken: nothing else is looked up when none does.
-  package static var hasPending: Bool { lock.withLock { !pending.isEmpty } }
+  package static var hasPending: Bool { refusals.withLock { !$0.pending.isEmpty } }
 
   /// The refusals noted since the last call about files inside `folder` (the journal folder), in the order noted.
   package static func take(inside folder: String) -> [String] {
     let prefix = folder.hasSuffix("/") ? folder : folder + "/"
-    return lock.withLock {
+    return refusals.withLock { refusals in
       var taken: [String] = []
-      pending.removeAll { refusal in
+      refusals.pending.removeAll { refusal in
         guard refusal.path.hasPrefix(prefix) else { return false }
         taken.append(refusal.line)
         return true
@@ -36,6 +38,6 @@ package enum RefusedInputs {
   /// Every refusal noted in this process whose line contains `text`, whether taken or not: for a test, which shares
   /// the process with others that take theirs.
   package static func noted(containing text: String) -> [String] {
-    lock.withLock { seen.filter { $0.contains(text) }.sorted() }
+    refusals.withLock { refusals in refusals.seen.filter { $0.contains(text) }.sorted() }
   }
 }

@@ -79,15 +79,14 @@ package enum SideThreads {
 }
 
 /// The next index of `0..<count` not yet taken, for threads that share the items.
-private final class NextIndex: @unchecked Sendable {
-  private let lock = Lock()
-  private var next = 0
+private final class NextIndex: Sendable {
+  private let next = Locked(0)
   private let count: Int
 
   init(count: Int) { self.count = count }
 
   func take() -> Int? {
-    lock.withLock {
+    next.withLock { next in
       guard next < count else { return nil }
       defer { next += 1 }
       return next

@@ -5,14 +5,15 @@
 #endif
 
 /// Where a command writes: a file descriptor, or a buffer that tests read back.
-/// `@unchecked Sendable` because the buffer is guarded by `lock`.
-public final class TextOutput: @unchecked Sendable {
+public final class TextOutput: Sendable {
   private let descriptor: Int32?
-  private let lock = Lock()
-  private var buffer = ""
-  /// The error of the first write that failed (`ENOSPC` on a full disk, `EPIPE`), if any: what was written is
-  /// incomplete, and the command must not say it succeeded.
-  private var firstError: Int32?
+  private struct State {
+    var buffer = ""
+    /// The error of the first write that failed (`ENOSPC` on a full disk, `EPIPE`), if any: what was written is
+    /// incomplete, and the command must not say it succeeded.
+    var firstError: Int32?
+  }
+  private let state = Locked(State())
 
   /// Writes to a file descriptor (1 for stdout, 2 for stderr).
   public init(descriptor: Int32) { self.descriptor = descriptor }
@@ -25,7 +26,7 @@ public final class TextOutput: @unchecked Sendable {
 
   public func write(_ text: String) {
     guard let descriptor else {
-      lock.withLock { buffer += text }
+      state.withLock { $0.buffer += text }
       return
     }
     var bytes = Array(text.utf8)
@@ -43,7 +44,7 @@ public final class TextOutput: @unchecked Sendable {
       if written < 0 && errno == EINTR { continue }
       if written <= 0 {
         let error = written < 0 ? errno : EIO
-        lock.withLock { if firstError == nil { firstError = error } }
+        state.withLock { state in if state.firstError == nil { state.firstError = error } }
         return
       }
       offset += written
@@ -52,14 +53,14 @@ public final class TextOutput: @unchecked Sendable {
 
   /// Why a write failed, as the system says it (`No space left on device`), when one did.
   public var failure: String? {
-    lock.withLock { firstError }.map { String(cString: strerror($0)) }
+    state.withLock { $0.firstError }.map { String(cString: strerror($0)) }
   }
 
   /// Writes `text` and a newline.
   public func line(_ text: String = "") { write(text + "\n") }
 
   /// Everything written so far to a buffer output.
-  public var text: String { lock.withLock { buffer } }
+  public var text: String { state.withLock { $0.buffer } }
 
   /// True when writing to a terminal.
   public var isTerminal: Bool { descriptor.map { isatty($0) == 1 } ?? false }

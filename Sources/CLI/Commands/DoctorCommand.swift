@@ -22,15 +22,10 @@ struct DoctorCommand: Command {
     guard arguments.positionals.isEmpty else { throw UsageError(message: "doctor takes no arguments", spec: Self.spec) }
   }
 
-  private final class Findings: @unchecked Sendable {
-    var problems = 0
-    var warnings = 0
-  }
-
   func run(_ context: CommandContext) async throws -> Int32 {
     let environment = context.environment
     let style = TerminalStyle(output: context.standardOutput, environment: environment)
-    let findings = Findings()
+    var findings = (problems: 0, warnings: 0)
     let out = context.standardOutput
     func ok(_ text: String) { out.line(style.green("✓") + " " + text) }
     func warn(_ text: String) {

@@ -9,16 +9,19 @@ import Support
 
 /// Progress of a long command on stderr, as git shows it: a bar with counts and an estimate of the time left, only
 /// when stderr is a terminal; elsewhere (scripts, logs) one summary line at the end instead.
-final class ProgressReporter: @unchecked Sendable {
+final class ProgressReporter: Sendable {
   private let output: TextOutput
   private let isTerminal: Bool
   /// What is counted, said in the line: "days with commits", "days narrated".
   private let label: String
   private let started = Date()
-  private let lock = Lock()
-  private var total = 0
-  private var done = 0
-  private var drawn = false
+  private struct Counts {
+    var total = 0
+    var done = 0
+    /// Whether a bar was drawn, whose line `finish` ends.
+    var drawn = false
+  }
+  private let counts = Locked(Counts())
 
   init(label: String, output: TextOutput) {
     self.output = output
@@ -31,14 +34,15 @@ final class ProgressReporter: @unchecked Sendable {
 
   /// The number of steps, once it is known.
   func start(total: Int) {
-    lock.withLock { self.total = max(0, total) }
+    counts.withLock { $0.total = max(0, total) }
   }
 
   func advance(by count: Int = 1) {
-    lock.withLock {
-      done = min(total, done + count)
-      guard isTerminal, total >= Self.shortestReported else { return }
-      drawn = true
+    counts.withLock { counts in
+      counts.done = min(counts.total, counts.done + count)
+      guard isTerminal, counts.total >= Self.shortestReported else { return }
+      counts.drawn = true
+      let (done, total) = (counts.done, counts.total)
       let fraction = Double(done) / Double(total)
       let width = 30
       let filled = Int(fraction * Double(width))
@@ -50,12 +54,12 @@ final class ProgressReporter: @unchecked Sendable {
   /// Ends the bar's line on a terminal; elsewhere writes the one summary line: "days with commits: 1096 of 1096
   /// written in 3 s".
   func finish(verb: String) {
-    lock.withLock {
-      if drawn {
+    counts.withLock { counts in
+      if counts.drawn {
         output.write("\n")
-      } else if !isTerminal && total >= Self.shortestReported {
+      } else if !isTerminal && counts.total >= Self.shortestReported {
         let seconds = Int(Date().timeIntervalSince(started).rounded())
-        output.line("\(label): \(done) of \(total) \(verb) in \(seconds) s")
+        output.line("\(label): \(counts.done) of \(counts.total) \(verb) in \(seconds) s")
       }
     }
   }

@@ -6,24 +6,26 @@ import Testing
 /// `InOrderWork.map`: the items done are always the first ones, in order, on more than one thread.
 @Suite struct InOrderWorkTests {
   /// Which threads did some item, and whether an item saw another running at the same time.
-  final class Seen: @unchecked Sendable {
-    private let lock = NSLock()
-    private var threads: Set<UInt> = []
-    private var running = 0
-    private(set) var overlapped = false
+  final class Seen: Sendable {
+    private struct Items {
+      var threads: Set<UInt> = []
+      var running = 0
+      var overlapped = false
+    }
+    private let items = Locked(Items())
 
     func begin() {
-      lock.withLock {
-        threads.insert(UInt(pthread_self()))
-        running += 1
-        if running > 1 { overlapped = true }
+      items.withLock { items in
+        items.threads.insert(UInt(pthread_self()))
+        items.running += 1
+        if items.running > 1 { items.overlapped = true }
       }
     }
 
-    func end() { lock.withLock { running -= 1 } }
+    func end() { items.withLock { $0.running -= 1 } }
 
-    var threadCount: Int { lock.withLock { threads.count } }
-    var didOverlap: Bool { lock.withLock { overlapped } }
+    var threadCount: Int { items.withLock { $0.threads.count } }
+    var didOverlap: Bool { items.withLock { $0.overlapped } }
   }
 
   @Test func everyItemIsDoneInOrderOnSeveralThreads() {

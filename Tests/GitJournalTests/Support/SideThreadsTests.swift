@@ -6,12 +6,11 @@ import Testing
 /// `SideThreads`: every part is done once, on a thread of its own but the first, and the results come in order.
 @Suite struct SideThreadsTests {
   /// The threads the parts ran on, by part.
-  final class Threads: @unchecked Sendable {
-    private let lock = NSLock()
-    private var byPart: [Int: UInt] = [:]
+  final class Threads: Sendable {
+    private let byPart = Locked<[Int: UInt]>([:])
 
-    func record(_ part: Int) { lock.withLock { byPart[part] = UInt(pthread_self()) } }
-    var parts: [Int: UInt] { lock.withLock { byPart } }
+    func record(_ part: Int) { byPart.withLock { $0[part] = UInt(pthread_self()) } }
+    var parts: [Int: UInt] { byPart.withLock { $0 } }
   }
 
   @Test(arguments: [0, 1, 2, 5])

@@ -1,5 +1,7 @@
 import Foundation
 
+@testable import Support
+
 #if canImport(Glibc)
   @preconcurrency import Glibc
 #elseif canImport(Darwin)
@@ -72,20 +74,19 @@ final class ConnectionCounter: Sendable {
   }
 }
 
-/// The listener's side, shared with its thread. `@unchecked Sendable`: the mutable fields are guarded by `lock`.
-private final class State: @unchecked Sendable {
+/// The listener's side, shared with its thread.
+private final class State: Sendable {
   private let listener: Int32
-  private let lock = NSLock()
-  private var accepted = 0
-  private var stopped = false
+  private let accepted = Locked(0)
+  private let stopped = Locked(false)
   private let ended = DispatchSemaphore(value: 0)
 
   init(listener: Int32) { self.listener = listener }
 
-  var connections: Int { lock.withLock { accepted } }
+  var connections: Int { accepted.withLock { $0 } }
 
   func stop() {
-    lock.withLock { stopped = true }
+    stopped.withLock { $0 = true }
     _ = ended.wait(timeout: .now() + 2)
   }
 
@@ -94,12 +95,12 @@ private final class State: @unchecked Sendable {
       close(listener)
       ended.signal()
     }
-    while !lock.withLock({ stopped }) {
+    while !stopped.withLock({ $0 }) {
       var poller = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
       guard poll(&poller, 1, 10) > 0 else { continue }
       let connection = accept(listener, nil, nil)
       guard connection >= 0 else { continue }
-      lock.withLock { accepted += 1 }
+      accepted.withLock { $0 += 1 }
       close(connection)
     }
   }

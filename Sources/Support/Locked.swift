@@ -1,0 +1,31 @@
+/// State that several threads share, reachable only while holding its lock: the shape of the standard library's
+/// `Synchronization.Mutex`, which needs macOS 15 where gitjournal builds for older ones. A type that keeps its
+/// shared state in a `Locked` is `Sendable` as it is; the unchecked promise is made here, once.
+package final class Locked<State> {
+  private let lock = Lock()
+  private var state: State
+
+  package init(_ state: State) { self.state = state }
+
+  /// `body`'s result, run with the state while holding the lock. `body` must not let a reference into the state
+  /// escape, nor take this lock again.
+  package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    try lock.withLock { try body(&state) }
+  }
+}
+
+// Every access to `state` holds `lock`.
+extension Locked: @unchecked Sendable where State: Sendable {}
+
+extension Locked {
+  /// The value kept, made by `make` while holding the lock on the first call (or the first after it was set to
+  /// nil): a value looked up once per process and asked for from several threads.
+  package func remembered<Value>(_ make: () -> Value) -> Value where State == Value? {
+    withLock { kept in
+      if let kept { return kept }
+      let made = make()
+      kept = made
+      return made
+    }
+  }
+}
