@@ -7,7 +7,7 @@
 /// A mutual-exclusion lock over a pthread mutex, for state that several threads share: corelibs Foundation's
 /// `NSLock` without Foundation.
 package final class Lock: @unchecked Sendable {
-  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+  @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
   package init() {
     mutex = .allocate(capacity: 1)
@@ -21,6 +21,7 @@ package final class Lock: @unchecked Sendable {
   }
 
   /// `body`'s result, run while holding the lock.
+  @inlinable
   package func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
     pthread_mutex_lock(mutex)
     defer { pthread_mutex_unlock(mutex) }
