@@ -116,16 +116,16 @@ private final class Connection: Sendable {
     var descriptor: Int32 = -1
     var isCancelled = false
   }
-  private let socket = Locked(Socket())
+  private let shared = Locked(Socket())
 
   func cancel() {
-    socket.withLock { socket in
-      socket.isCancelled = true
-      if socket.descriptor >= 0 { shutdown(socket.descriptor, Sockets.shutdownBoth) }
+    shared.withLock { shared in
+      shared.isCancelled = true
+      if shared.descriptor >= 0 { shutdown(shared.descriptor, Sockets.shutdownBoth) }
     }
   }
 
-  private var isCancelled: Bool { socket.withLock { $0.isCancelled } }
+  private var isCancelled: Bool { shared.withLock { $0.isCancelled } }
 
   func exchange(_ request: [UInt8], with endpoint: HTTPClient.Endpoint, timeout: Double) throws -> HTTPClient.Response {
     let deadline = Date().addingTimeInterval(timeout)
@@ -163,7 +163,7 @@ private final class Connection: Sendable {
       entry = address.pointee.ai_next
       let socket = Sockets.makeStreamSocket(family: address.pointee.ai_family)
       guard socket >= 0 else { continue }
-      self.socket.withLock { $0.descriptor = socket }
+      shared.withLock { $0.descriptor = socket }
       if Sockets.connect(socket, address.pointee.ai_addr, address.pointee.ai_addrlen) == 0 { return socket }
       if errno == EINPROGRESS {
         var poller = pollfd(fd: socket, events: Int16(POLLOUT), revents: 0)
@@ -187,9 +187,9 @@ private final class Connection: Sendable {
   }
 
   private func closeSocket(_ descriptor: Int32) {
-    socket.withLock { socket in
+    shared.withLock { shared in
       close(descriptor)
-      socket.descriptor = -1
+      shared.descriptor = -1
     }
   }
 
