@@ -143,8 +143,8 @@ if let libdeflateArchives {
 let libstdcxxStatic: [String] = linksLibstdcxxStatically ? ["-L\(Context.packageDirectory)/link"] : []
 // A concrete generic type's metadata (a dictionary of `Day`s, say) is made through its accessor function, not
 // looked up at run time by its mangled name: the lookup scans every protocol conformance of the executable to
-// check the type's requirements, about 300 K instructions for each such type the first time, and a hook meets a
-// dozen of them.
+// check the type's requirements, the first time for each such type, and a hook meets a dozen of them
+// (docs/architecture.md, "Speed devices", measures the flag).
 let metadataAccessors: [SwiftSetting] = [
   .unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"])
 ]

@@ -16,7 +16,7 @@
 #endif
 
 // Debian's libgit2 is built with mbedTLS and, inside git_libgit2_init(), parses every certificate in the
-// system's CA bundle: about 50 million instructions, most of a post-commit hook's budget. The linker sends
+// system's CA bundle: most of a post-commit hook's budget (docs/architecture.md, "Speed devices"). The linker sends
 // libgit2's two calls that load certificates here (`--wrap`), and they load none. Were libgit2 ever asked for
 // HTTPS, it would find no trusted certificate and refuse the connection.
 struct mbedtls_x509_crt;
@@ -34,7 +34,7 @@ int __wrap_mbedtls_x509_crt_parse_path(struct mbedtls_x509_crt *chain, const cha
 }
 
 // mbedTLS's own setup in git_libgit2_init() (its entropy sources, a random generator seeded from them, an empty
-// certificate chain) costs every hook 1.4 million instructions for connections gitjournal never makes. It is
+// certificate chain) costs every hook work for connections gitjournal never makes (the same table). It is
 // skipped, and the two calls that would make a TLS stream on that setup refuse instead, naming the reason: with
 // no setup there is no TLS to offer, and refusing keeps an unseeded generator from ever being used.
 struct git_stream;
@@ -67,7 +67,7 @@ int __wrap_git_mbedtls__set_cert_location(const char *file, const char *path) {
 }
 
 // libgit2's SSH setup in git_libgit2_init() starts libssh2, which initializes OpenSSL and loads its engines: a
-// million instructions of every hook, for a transport gitjournal never uses. It is skipped, and the SSH
+// cost to every hook (the same table), for a transport gitjournal never uses. It is skipped, and the SSH
 // transport refuses instead, naming the reason. (libssh2 would also set itself up on first use; refusing keeps
 // gitjournal from ever opening a connection.)
 struct git_smart_subtransport;

@@ -59,7 +59,7 @@ public struct Day: Hashable, Comparable, Sendable, CustomStringConvertible, Coda
 
   public var description: String {
     // Made from ASCII digits directly: a rebuild names every day's files several times, and interpolation with
-    // padding cost it 8% of its instructions.
+    // padding was a large part of its instructions (`bench/instructions.sh`).
     guard (0...9999).contains(year), (0...99).contains(month), (0...99).contains(day) else {
       func pad(_ value: Int, _ width: Int) -> String {
         let digits = String(value)

@@ -1,7 +1,7 @@
 import GitReader
 
 /// The windows of a run of days, for sorting many instants into days: a rebuild sorts every commit of its span, and
-/// asking the calendar for each (Foundation's date components) cost a second rebuild 7% of its instructions.
+/// asking the calendar for each (Foundation's date components) was a large part of a second rebuild.
 /// Instants outside the run are asked of the calendar.
 struct DayWindows {
   private let calendar: JournalCalendar
@@ -38,8 +38,8 @@ struct DayWindows {
   }
 
   /// `records` cut into days, in order, each day's in the order of their author times, those of one second in the
-  /// order given (the order `ProjectFacts` keeps): sorted once and cut where each day ends, where grouping them by day in a dictionary
-  /// cost a second rebuild of 15,000 commits 6 ms.
+  /// order given (the order `ProjectFacts` keeps): sorted once and cut where each day ends, cheaper than grouping them
+  /// by day in a dictionary.
   func days(of records: [CommitRecord]) -> [(day: Day, records: [CommitRecord])] {
     let order = records.indices.sorted { (records[$0].authoredAt, $0) < (records[$1].authoredAt, $1) }
     var days: [(day: Day, records: [CommitRecord])] = []

@@ -95,7 +95,7 @@ public struct JournalCalendar: Sendable {
 
   /// Local wall-clock time `HH:MM` of an instant.
   /// The zone's offset at that instant added to the time: what the calendar would say, without its
-  /// `dateComponents`, which cost a second rebuild 3% of its instructions (once per commit).
+  /// `dateComponents`, once per commit, a visible part of a second rebuild (`bench/instructions.sh`).
   public func clockTime(_ seconds: Int64) -> String {
     let seconds = Self.bounded(seconds)
     let minutes = (wallClock(seconds) % 86_400 + 86_400) % 86_400 / 60

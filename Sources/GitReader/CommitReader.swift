@@ -28,7 +28,7 @@ struct CommitReader {
   /// (see `HistoryCache`); nil takes none, and the references are listed for every long span.
   var root: String?
   /// Threads that compute line statistics; each opens its own libgit2 handle. Asked for only when there are enough
-  /// commits to share out: reading the processor count costs a hook that diffs a commit or two 380 K instructions.
+  /// commits to share out: reading the processor count is a visible part of a hook that diffs a commit or two.
   var workers: Int { ProcessResources.activeProcessorCount }
 
   /// Below this many commits to diff, starting more threads costs more than it saves.

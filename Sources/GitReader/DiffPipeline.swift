@@ -7,9 +7,8 @@ import Support
 /// thread joins it. Then the files' lines are counted, each distinct `FileWork` once, in the order their blobs lie
 /// in the pack. git stores a file's versions as a chain of deltas, each base before the deltas made from it: read
 /// in that order, each version is one delta applied to the one just read (kept in `DeltaBases`). Read commit by
-/// commit, a version's chain was mostly walked again from its base: on libgit2's history, 961 MB inflated and
-/// 3.9 GB copied to apply deltas, against 241 MB and 1.6 GB in the pack's order (simulated from the reads of a
-/// rebuild with the cache as it is).
+/// commit, a version's chain was mostly walked again from its base: on libgit2's history, four times the inflating
+/// and more than twice the copying of the pack's order (docs/architecture.md, "How the speed is reached").
 ///
 /// Each thread has its own handle of the repository and its own reader of the packs, which are mapped once for
 /// both.

@@ -13,7 +13,7 @@ package enum LibGit2 {
     // A full-history rebuild reads every commit once (`HistoryWalk` walks each one once), and the trees and blobs
     // it reads twice are kept by `RecentObjects`: libgit2's cache of parsed objects keeps nothing read again. It
     // was capped at 1 MiB, and once full every new commit made libgit2 look through its table for entries to
-    // drop, 2% of a rebuild of 20,000 commits; it is off. Pack files are mapped in 1 MiB windows, at most 6 MiB
+    // drop (`bench/rebuild.sh` shows it); it is off. Pack files are mapped in 1 MiB windows, at most 6 MiB
     // at a time, instead of whole: mapped pages count as the process's memory. The diffs of a long run read the
     // packs themselves (`PackReader`); these windows serve the walk and what the reader leaves to libgit2. The
     // figures behind these sizes are in BENCHMARKS.md ("Full-history rebuild").

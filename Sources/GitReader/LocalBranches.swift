@@ -9,8 +9,8 @@ import Support
 /// The local branches of a repository, read from its files: each loose ref under `refs/heads` (a file holding an
 /// id) and the `refs/heads` lines of `packed-refs`, a loose ref hiding a packed one of the same name. This is what
 /// libgit2 1.5's reference iterator gives for `refs/heads/*` (`refdb_fs.c`), read with a folder opened once and
-/// each file by name in it: libgit2 looks at each ref by its whole path, three times (a clone with 5,000 loose pull
-/// request branches spent 60 ms of a second rebuild's 200 there; a cold rebuild lists them twice, see
+/// each file by name in it: libgit2 looks at each ref by its whole path, three times (a clone with thousands of
+/// loose pull request branches spent a large part of a second rebuild there; a cold rebuild lists them twice, see
 /// `CommitReader.commits`).
 ///
 /// Anything else gives nil, and the caller asks libgit2: a symbolic ref, a symlink, a file that holds no id, a

@@ -119,7 +119,7 @@ struct Pack: @unchecked Sendable {
 /// A pack's object data. A small pack is mapped whole: its pages stay mapped once read and count as the
 /// process's memory, at most `mappedLimit` of them for each pack (a repository's packs are few: git repacks them). A larger one is read an entry at a time (`pread`), through
 /// the kernel's page cache, so that a rebuild of a long history holds none of it: mapped, each read also maps
-/// the 64 KiB around it, and libgit2's own 85 MB pack took 30 MB more memory than libgit2 reading it.
+/// the 64 KiB around it, and a large pack took more memory than libgit2 reading it.
 final class PackData: @unchecked Sendable {
   static let mappedLimit = 32 << 20
 

@@ -315,9 +315,8 @@ final class PackReader {
 /// below can pass its half by one object of at most `largestKept`). A lock guards it, held only to look an object
 /// up or keep one.
 final class DeltaBases: Sendable {
-  /// The cache is most of what a rebuild holds beyond its records. On libgit2's history (an 85 MB pack) its peak
-  /// was 107 MB with 16 MiB, 96 to 98 MB with 10 MiB and 91 to 93 MB with 8 MiB, in about the same time (CPU
-  /// 9.5 to 10.5 s): 8 MiB keeps it under 100 MB with room to spare.
+  /// The cache is most of what a rebuild holds beyond its records. On libgit2's history, larger limits bought no
+  /// time and raised the peak memory, which BENCHMARKS.md ("Rebuild") gives for this one.
   static let byteLimit = 8 << 20
   /// Larger objects are not kept: one would crowd out a thousand small ones.
   static let largestKept = 2 << 20

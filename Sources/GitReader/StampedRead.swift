@@ -21,7 +21,7 @@ import Support
 /// `stampLength`), a record `commits`,
 /// one record per commit (see `WalkedCommit.fields`; the committer time is not kept) and a last record `end`.
 /// Anything else is a miss. The stamps are compared as text, not parsed as numbers: a hook checks about fifteen
-/// paths of every quiet repository, and parsing numbers cost it about 6 K instructions more a repository.
+/// paths of every quiet repository, and parsing their numbers would cost it more than the rest of the check.
 package struct StampedRead {
   /// Where the stored reads are kept; nil keeps nothing.
   private let cacheDirectory: String?
@@ -208,7 +208,7 @@ package struct StampedRead {
 
   /// `number`'s sixteen hex digits, most significant first, as two words whose bytes in memory are the digits'
   /// ASCII: made with a few word operations and compared as two words, where a digit at a time cost the hook
-  /// about 25 instructions a byte.
+  /// a loop per byte.
   static func hexDigits(_ number: UInt64) -> (UInt64, UInt64) {
     (eightHexDigits(UInt32(truncatingIfNeeded: number >> 32)), eightHexDigits(UInt32(truncatingIfNeeded: number)))
   }
@@ -362,7 +362,7 @@ package struct StampedRead {
 
   /// `<cache>/reads-v4/<name>.tsv`, the name FNV-1a of the folder's bytes in hex: a name, not a check (the first
   /// record holds the folder). Made in one piece: a hook makes one for every configured repository, and joining
-  /// the four parts cost it about a thousand instructions each.
+  /// the four parts cost it a string's growth each.
   static func path(in cacheDirectory: String, of root: String) -> String {
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
     var folderPath = root

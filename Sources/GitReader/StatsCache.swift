@@ -26,7 +26,7 @@ final class StatsCache {
   static func folder(cacheDirectory: String, commonDirectory: String, excluding filter: PathFilter? = nil) -> String {
     let key = filter.map { commonDirectory + "\0exclude\0" + $0.signature } ?? commonDirectory
     // The prefix made into a String first: `String + Substring` is the standard library's generic append, whose first
-    // call looks up Substring's associated types by name (230 K instructions in a hook).
+    // call looks up Substring's associated types by name, a visible part of a hook (`bench/instructions.sh`).
     return cacheDirectory + "/stats-v2/" + String(ContentHash.hex(of: key).prefix(16))
   }
 

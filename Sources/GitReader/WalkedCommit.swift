@@ -75,8 +75,8 @@ enum WalkedCommitsFile {
     }
   }
 
-  /// How many bytes of commit records make a thread of their own: read on one thread, a history of 15,000 commits
-  /// (2.4 MB) took 6% to 8% of a second rebuild's time.
+  /// How many bytes of commit records make a thread of their own: read on one thread, a long history's records
+  /// took a visible part of a second rebuild's time (`bench/rebuild.sh`).
   static let bytesPerThread = 512 * 1024
 
   /// The commits of the records in `lines`, in order; nil when one of them is not a commit. Many are read in parts

@@ -65,8 +65,8 @@ final class ConflictCandidates: Sendable {
 
   /// Whether `name` may be a copy: a Markdown file whose name is longer than a page's own (`YYYY-MM-DD.md`,
   /// `YYYY-Www.md`, `YYYY-MM.md`) and that is not one of those.
-  /// Looked at byte by byte: the folder holds a page for every day with commits, and characters cost a rebuild of
-  /// a long history 3% of its instructions here. A name that is not ASCII is never a page's.
+  /// Looked at byte by byte: the folder holds a page for every day with commits, and comparing characters showed in
+  /// a long rebuild's instructions (`bench/instructions.sh`). A name that is not ASCII is never a page's.
   private static func isCandidate(_ name: String) -> Bool {
     let bytes = Array(name.utf8)
     func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }

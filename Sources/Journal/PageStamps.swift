@@ -111,8 +111,8 @@ public struct PageStamps: Sendable {
   struct Entry: Equatable, Sendable {
     let page: Stamp
     /// A hash of the rest of what the page was made from, the stamps of the records it was made from among them
-    /// (`Inputs`). The inputs themselves, a month's thirty stamps among them, made the file 1.3 MB for libgit2's
-    /// history, and reading it back a tenth of a second rebuild's instructions.
+    /// (`Inputs`). The inputs themselves, a month's thirty stamps among them, made the file large for a long history,
+    /// and reading it back a large part of a second rebuild (`bench/instructions.sh`, BENCHMARKS.md).
     let inputsDigest: String
   }
 

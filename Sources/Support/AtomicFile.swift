@@ -44,7 +44,7 @@ package enum AtomicFile {
   /// instead of looked at before every write. `removingOld`: for a cache of gitjournal's own (not durable, read by
   /// no one else, in no synced folder), the old file is removed before the new one is put in its place. ext4
   /// flushes a new file's data when it is renamed over an old one (`auto_da_alloc`, against the empty files an
-  /// unsynced replace could leave after a crash): about 0.2 ms a file, which a hook paid for each cache it
+  /// unsynced replace could leave after a crash): a wait for the disk, which a hook paid for each cache it
   /// rewrote. A reader meanwhile finds no file: a cache miss. Never for the journal folder, where a sync tool
   /// would see the file deleted.
   package static func write(
@@ -194,7 +194,7 @@ package enum AtomicFile {
   /// set in between.)
   static let processUmask: mode_t? = {
     // One read of its start, where the umask is (after the name, of at most 15 bytes), as bytes: /proc tells no
-    // size to read by, and string handling here cost a hook a million instructions.
+    // size to read by, and string handling here was a large part of a hook (`bench/instructions.sh`).
     let descriptor = open("/proc/self/status", O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { return nil }
     defer { close(descriptor) }

@@ -40,8 +40,8 @@ public struct Environment: Sendable {
   }
 
   /// The process's variables as `ProcessInfo.environment` gives them (an entry without `=` left out, the last of
-  /// two with one name kept), split at the first `=` byte: Foundation splits each entry by Character, half a
-  /// million instructions of every hook.
+  /// two with one name kept), split at the first `=` byte: Foundation splits each entry by Character, a large part
+  /// of every hook (`bench/instructions.sh`).
   static func processVariables() -> [String: String] {
     #if canImport(Darwin)
       guard let entries = _NSGetEnviron()?.pointee else { return [:] }
@@ -252,7 +252,7 @@ public struct Environment: Sendable {
   /// resolving it can then only change it through a symbolic link.
   static func isPlain(_ path: String) -> Bool {
     var path = path
-    // Part by part, each found with memchr: byte by byte, this cost a hook 650 instructions a repository.
+    // Part by part, each found with memchr: byte by byte, this showed in every hook, once per repository.
     return path.withUTF8 { bytes in
       guard let base = bytes.baseAddress, bytes.first == UInt8(ascii: "/"), memchr(base, 0, bytes.count) == nil else {
         return false

@@ -8,7 +8,7 @@
 /// for reading is not counted), set as the process's soft `RLIMIT_DATA`. A damaged repository can make libgit2
 /// allocate without end (a delta whose base is itself: about 24 GB before the kernel killed the process); with the
 /// bound, its allocation fails, libgit2 reports it, and that repository is skipped with one line while the others
-/// are journaled. A rebuild of a long history peaks near 100 MB, far below it.
+/// are journaled. A rebuild of a long history peaks far below it (BENCHMARKS.md, "Rebuild").
 package enum MemoryBound {
   /// 4 GiB, or half the machine's memory when that is less, and never under 512 MiB.
   package static var bytes: UInt64 {

@@ -1,5 +1,5 @@
 /// Folder and name of a file path, in plain Swift: `NSString`'s path methods bridge and standardize the whole
-/// path on every call, which cost a second rebuild 5% of its instructions (one write per day).
+/// path on every call, a visible part of a second rebuild (one write per day; `bench/instructions.sh`).
 package enum PathText {
   /// The folder holding `path` (`/a/b/c` gives `/a/b`, `/a` gives `/`, `a` gives `.`), trailing slashes ignored.
   package static func folder(of path: String) -> String {

@@ -1,6 +1,6 @@
 /// Searching and replacing text by its UTF-8 bytes: a piece of text is found where its bytes are, as a file holds
 /// them. The standard library's string searches go through its regex engine and build a search table for each call
-/// (a hook spent 440 K instructions on fourteen of them), and Foundation's are not linked.
+/// (a hook makes a dozen; `bench/instructions.sh`), and Foundation's are not linked.
 extension StringProtocol {
   /// Where `piece` occurs, from the start, without overlaps.
   package func occurrences(of piece: String) -> [Range<Index>] {

@@ -28,7 +28,7 @@ package enum StateFile {
   /// `read(_:_:)` of the lines in `lines` of `buffer`, which starts at the start of a line.
   package static func read(buffer: UnsafeRawBufferPointer, lines: Range<Int>, _ body: (StateRecord) -> Bool) {
     // Line feeds and tabs are found with memchr, which looks at many bytes at once: a hook reads a dozen of
-    // these files per repository, and a byte-by-byte scan cost it about 2,000 instructions a line.
+    // these files per repository, and a byte-by-byte scan showed in its instructions (`bench/instructions.sh`).
     // The tabs' positions go to one buffer reused for every line, grown when a line has more fields.
     var tabs = UnsafeMutableBufferPointer<Int>.allocate(capacity: 32)
     defer { tabs.deallocate() }
@@ -92,9 +92,9 @@ package enum StateFile {
   }
 
   /// The lines of `records`, each field escaped, as UTF-8: built from bytes, since appending escaped `String`s
-  /// cost a cold rebuild 5% of its instructions (a record per commit, and one file per day). A field with nothing
-  /// to escape, nearly every one, is copied whole: byte by byte, a hook with ten busy repositories spent 1 M
-  /// instructions here.
+  /// was a visible part of a cold rebuild (a record per commit, and one file per day). A field with nothing to
+  /// escape, nearly every one, is copied whole: byte by byte, it was a visible part of a hook with busy
+  /// repositories (`bench/instructions.sh`).
   package static func bytes(of records: [[String]]) -> [UInt8] {
     var bytes: [UInt8] = []
     bytes.reserveCapacity(records.count * 64)

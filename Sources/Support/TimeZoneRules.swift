@@ -7,9 +7,10 @@
 /// A time zone's offsets from UTC over time, as the system's time zone files give them (TZif, RFC 8536, under
 /// `/usr/share/zoneinfo` or `$TZDIR`): what `TZ`, `/etc/localtime` and `journal.timezone` name.
 ///
-/// Read here rather than through Foundation's `TimeZone`, which needs ICU: loading a zone cost every hook half a
-/// million instructions, and linking ICU and corelibs Foundation costs every start its relocations. The files are
-/// the ones `date` and git read, so the journal's days are the days the rest of the system shows.
+/// Read here rather than through Foundation's `TimeZone`, which needs ICU: loading a zone was a large part of every
+/// hook, and linking ICU and corelibs Foundation costs every start its relocations (docs/architecture.md,
+/// "Speed devices"). The files are the ones `date` and git read, so the journal's days are the days the rest of
+/// the system shows.
 public struct TimeZoneRules: Sendable, Equatable {
   /// The zone's name (`Europe/Paris`, `UTC`), or `localtime` for an `/etc/localtime` that names none.
   public let identifier: String

@@ -6,8 +6,8 @@
 
 /// A UTC time written as `2026-12-01T09:30:00Z`, for the logs' lines and the config's `retired` values.
 ///
-/// Foundation's `ISO8601DateFormatter` builds an ICU date formatter for each use: 2.6 million instructions, more
-/// than a tenth of a hook that logs a line or reads a retired repository. The C library does the arithmetic.
+/// Foundation's `ISO8601DateFormatter` builds an ICU date formatter for each use, a large part of a hook that logs
+/// a line or reads a retired repository (`bench/instructions.sh`). The C library does the arithmetic.
 package enum UTCTime {
   /// `seconds` since 1970, rounded down to the second.
   package static func format(_ seconds: Int64) -> String {

@@ -70,7 +70,7 @@ struct RebuildCommand: Command {
     progress.finish(verb: "written")
     for skipped in report.skipped { context.standardError.line("warning: \(skipped)") }
     // One write for all the lines: a rebuild of years prints thousands. Their bytes are appended into room made at
-    // once: interpolated into a string, the 3,669 lines of libgit2's history cost 7 M instructions more.
+    // once: interpolated into a string, a long history's lines cost millions of instructions more.
     var bytes: [UInt8] = []
     bytes.reserveCapacity(report.written.count * (journaling.store.directory.utf8.count + 64))
     for day in report.written {

@@ -46,9 +46,9 @@ struct ConfigFile {
 
   /// `entries()`, kept in `<cacheDirectory>/config-v1.tsv` with the file's stamp (inode, size, modification and
   /// change times; see `PathStamp`): while the file stamps as it did, its entries come from there without libgit2
-  /// parsing the file, which cost a hook 13,000 instructions for each `[repo]` section. Not kept: a file with an
-  /// include (the files it includes are not stamped), one changed so recently that a change made now could keep
-  /// its times, and one that changed while it was read. A cache that cannot be read or written costs time only.
+  /// parsing the file, which costs a hook work for each `[repo]` section (the ledger in docs/architecture.md
+  /// measures it). Not kept: a file with an include (the files it includes are not stamped), one changed so
+  /// recently that a change made now could keep its times, and one that changed while it was read. A cache that cannot be read or written costs time only.
   /// `now` tells what is too recent; tests pass a later time instead of waiting.
   func entries(cacheDirectory: String?, now: PathStamp.Timestamp = .now) throws(ConfigError) -> [Entry] {
     guard let cacheDirectory else { return try entries() }

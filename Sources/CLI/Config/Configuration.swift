@@ -344,9 +344,9 @@ public struct Configuration: Sendable {
 
   /// `repo.my.app.path` -> ("repo", "my.app", "path"): the subsection is everything between the first and
   /// last dot.
-  /// The dots are found among the bytes, as git splits the name: a search by `Character` cost the hook 2,000
-  /// instructions per entry, twice per configured repository. The bytes are looked at in one buffer: through
-  /// `Substring.UTF8View`'s indices the same work cost 2,000 instructions per entry again.
+  /// The dots are found among the bytes, as git splits the name: a search by `Character` showed in the hook's
+  /// instructions, twice per configured repository. The bytes are looked at in one buffer: through
+  /// `Substring.UTF8View`'s indices the same work cost as much again (`bench/instructions.sh`).
   static func split(_ name: String) -> (section: String, subsection: String?, key: String) {
     var name = name
     return name.withUTF8 { bytes in
