@@ -141,6 +141,14 @@ if let libdeflateArchives {
 // linker script named `libstdc++.so` that the `-lstdc++` of the runtime's link arguments finds first, and that
 // names `libstdc++.a` (see the script). Left out where GCC's `libstdc++.a` is not installed.
 let libstdcxxStatic: [String] = linksLibstdcxxStatically ? ["-L\(Context.packageDirectory)/link"] : []
+// A file uses only the members of the modules it imports itself, not of any module another file of its target
+// happens to import (SE-0444, Swift 6.1): what a file depends on is in its own imports. Older compilers build the
+// same code without the check.
+#if compiler(>=6.1)
+  let importedMembersOnly: [SwiftSetting] = [.enableUpcomingFeature("MemberImportVisibility")]
+#else
+  let importedMembersOnly: [SwiftSetting] = []
+#endif
 // A concrete generic type's metadata (a dictionary of `Day`s, say) is made through its accessor function, not
 // looked up at run time by its mangled name: the lookup scans every protocol conformance of the executable to
 // check the type's requirements, the first time for each such type, and a hook meets a dozen of them
@@ -156,13 +164,15 @@ let metadataAccessors: [SwiftSetting] = [
 #else
   let callerExecutor: [SwiftSetting] = []
 #endif
+// What every Swift target of the product is built with.
+let everyTarget: [SwiftSetting] = metadataAccessors + importedMembersOnly
 // On macOS, Homebrew's shared libgit2 and libdeflate (Apple Silicon and Intel prefixes).
 let homebrew: [String] = ["/opt/homebrew", "/usr/local"]
 let homebrewIncludes: [String] = homebrew.flatMap { ["-I\($0)/include"] }
 let homebrewLibraries: [String] = homebrew.flatMap { ["-L\($0)/lib"] }
 
 let gitReaderSwiftSettings: [SwiftSetting] =
-  metadataAccessors + gitReaderSwiftDefines + [
+  everyTarget + gitReaderSwiftDefines + [
     .unsafeFlags(gitReaderSwiftFlags, .when(platforms: [.linux])),
     .unsafeFlags(homebrewIncludes.flatMap { ["-Xcc", $0] }, .when(platforms: [.macOS])),
   ]
@@ -190,7 +200,7 @@ let tests: Target = .testTarget(
   swiftSettings: gitReaderSwiftDefines + [
     .unsafeFlags(gitReaderSwiftFlags, .when(platforms: [.linux])),
     .unsafeFlags(homebrewIncludes.flatMap { ["-Xcc", $0] }, .when(platforms: [.macOS])),
-  ])
+  ] + importedMembersOnly)
 
 // The targets follow the data flow, so a backward dependency does not compile:
 // Support -> GitReader -> Facts -> Journal, Narrative -> CLI -> gitjournal.
@@ -207,23 +217,23 @@ let targets: [Target] = [
   // posix_spawn with a new session and closed descriptors, for the detached narrator.
   .target(name: "CSystem"),
   // Files, locks, atomic writes, processes, the environment: nothing about git or journals.
-  .target(name: "Support", dependencies: ["CSystem"], swiftSettings: metadataAccessors),
+  .target(name: "Support", dependencies: ["CSystem"], swiftSettings: everyTarget),
   gitReader,
   // Days, the journal calendar, a day's facts and their signature.
   .target(
-    name: "Facts", dependencies: ["GitReader", "Support"], swiftSettings: metadataAccessors + callerExecutor),
+    name: "Facts", dependencies: ["GitReader", "Support"], swiftSettings: everyTarget + callerExecutor),
   // The journal files: page, merge with the user's text, lock, atomic write.
   .target(
     name: "Journal", dependencies: ["Facts", "GitReader", "Support"],
-    swiftSettings: metadataAccessors + callerExecutor),
+    swiftSettings: everyTarget + callerExecutor),
   // The optional sentence: prompt, engines, guard, cache, backoff.
-  .target(name: "Narrative", dependencies: ["Facts", "GitReader", "Support"], swiftSettings: metadataAccessors),
+  .target(name: "Narrative", dependencies: ["Facts", "GitReader", "Support"], swiftSettings: everyTarget),
   // Config parsing into typed settings, hooks, commands and terminal output.
   .target(
     name: "CLI", dependencies: ["Journal", "Narrative", "Facts", "GitReader", "Support"],
-    swiftSettings: metadataAccessors + callerExecutor),
+    swiftSettings: everyTarget + callerExecutor),
   .executableTarget(
-    name: "gitjournal", dependencies: ["CLI"], swiftSettings: metadataAccessors,
+    name: "gitjournal", dependencies: ["CLI"], swiftSettings: everyTarget,
     linkerSettings: [.unsafeFlags(libstdcxxStatic, .when(platforms: [.linux]))]),
   tests,
 ]

@@ -3,7 +3,8 @@
 #   hook, unchanged:  `gitjournal hook post-commit` again with nothing changed (every record from the caches)
 #   hook, 1 commit:   the hook after one new commit in the committing repository (three commits, each shown)
 #   rebuild cold:     `rebuild` of one 3,000-commit repository's whole history with no caches
-#   rebuild again:    the same rebuild a second time (statistics cached)
+#   rebuild again:    the same rebuild a second time (statistics cached, the history cache answers)
+#   rebuild after a commit: the rebuild again after one more commit (the history cache misses, statistics cached)
 # The world is bench/hook.sh's: REPOS (default 10) journaled repositories of 3,000 commits (ACTIVE of them with
 # commits today, see journaled_repos in lib.sh), committing in a clone of the first, whose day already holds COMMITS
 # (default 40) commits made through the hook. Commits get fixed times of today, so two builds measured the same day
@@ -72,3 +73,12 @@ make_repo "$BENCH/repos/r2" 3000 --seed 2 --branches 4 --days 200
 first=$(git -C "$BENCH/repos/r2" log --branches --format=%ad --date=format:%Y-%m-%d | sort | sed -n 1p)
 echo "rebuild cold: $(millions "$(instructions "$HOME" rebuild --since "$first" --all-authors --no-narrative)")"
 echo "rebuild again: $(millions "$(instructions "$HOME" rebuild --since "$first" --all-authors --no-narrative)")"
+# One more commit, on a branch of its own (made with plumbing, so the working tree stays as it is): a reference
+# moved, so the history cache misses and the rebuild walks again, taking the statistics of the 3,000 commits from
+# the statistics cache. The branch is removed afterwards; its commit is the same object at every run.
+r2="$BENCH/repos/r2"
+last=$(git -C "$r2" log -1 --format=%ad --date=iso-strict main)
+extra=$(GIT_AUTHOR_DATE="$last" GIT_COMMITTER_DATE="$last" git -C "$r2" commit-tree -p main -m "One more" "main^{tree}")
+git -C "$r2" update-ref refs/heads/bench-extra "$extra"
+echo "rebuild after a commit: $(millions "$(instructions "$HOME" rebuild --since "$first" --all-authors --no-narrative)")"
+git -C "$r2" update-ref -d refs/heads/bench-extra

@@ -1,3 +1,5 @@
+import Support
+
 /// The line that ends a page's managed block and links its neighbours as wiki links, for Obsidian and any viewer
 /// of `[[...]]` links: `← [[2026-11-27]] · [[2026-W49]] · [[2026-12-02]] →` on a day (the previous and next day
 /// that have a file, and the day's week), `← [[2026-W48]] · [[2026-12]] · [[2026-W50]] →` on a week.

@@ -1,4 +1,5 @@
 import CLI
+import Support
 
 #if canImport(Glibc)
   import Glibc

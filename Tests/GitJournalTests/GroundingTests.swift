@@ -1,8 +1,6 @@
 import Foundation
 import Testing
 
-@testable import Facts
-@testable import GitReader
 @testable import Narrative
 
 /// The grounding rule on its own: sentences SmolLM2-135M-Instruct wrote that the guard used to accept though they

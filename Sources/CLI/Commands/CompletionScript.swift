@@ -1,3 +1,5 @@
+import Support
+
 /// The completion scripts `gitjournal completions` prints and `install.sh` installs, written from the command
 /// specs the help and the parser use: a command, action or option added there completes without another edit.
 struct CompletionScript {

@@ -1,6 +1,7 @@
 import Facts
 import GitReader
 import Journal
+import Narrative
 import Support
 
 #if canImport(FoundationEssentials)

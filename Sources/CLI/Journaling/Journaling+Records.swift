@@ -1,5 +1,6 @@
 import Facts
 import GitReader
+import Journal
 
 /// What the journal recorded (every machine's day records), and `repos remove --forget`, which erases a
 /// repository's commits from this machine's records.

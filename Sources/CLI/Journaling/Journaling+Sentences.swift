@@ -1,4 +1,5 @@
 import Facts
+import Journal
 import Narrative
 import Support
 

@@ -1,4 +1,5 @@
 import Facts
+import GitReader
 import Journal
 import Support
 

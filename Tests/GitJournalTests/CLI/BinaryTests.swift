@@ -4,9 +4,6 @@ import Testing
 @testable import CLI
 @testable import Facts
 @testable import GitReader
-@testable import Journal
-@testable import Narrative
-@testable import Support
 
 /// The built `gitjournal` executable, end to end: its own process, environment and git identity from HOME.
 @Suite struct BinaryTests {

@@ -2,10 +2,6 @@ import Foundation
 import Testing
 
 @testable import CLI
-@testable import Facts
-@testable import GitReader
-@testable import Journal
-@testable import Narrative
 @testable import Support
 
 /// `gitjournal config`: every change is checked by the config reader itself, refused changes leave the file byte for

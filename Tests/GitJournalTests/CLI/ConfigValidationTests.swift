@@ -3,10 +3,6 @@ import Testing
 
 @testable import CLI
 @testable import Facts
-@testable import GitReader
-@testable import Journal
-@testable import Narrative
-@testable import Support
 
 /// The config is validated, not guessed (issue 15, items 2 to 4): unknown keys and sections, a repository section
 /// whose name differs in case from the one with the path, relative paths, and a worktree given to `repos add`.

@@ -3,10 +3,6 @@ import Testing
 
 @testable import CLI
 @testable import Facts
-@testable import GitReader
-@testable import Journal
-@testable import Narrative
-@testable import Support
 
 /// The config file: bad values are named, and without one gitjournal journals the repository it runs in.
 @Suite struct ConfigurationTests {

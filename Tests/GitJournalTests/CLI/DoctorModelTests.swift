@@ -1,13 +1,6 @@
 import Foundation
 import Testing
 
-@testable import CLI
-@testable import Facts
-@testable import GitReader
-@testable import Journal
-@testable import Narrative
-@testable import Support
-
 /// `doctor`'s model line against real loopback servers: it asks the engine (its health check and model list),
 /// so each verdict follows from what the server answered.
 @Suite struct DoctorModelTests {

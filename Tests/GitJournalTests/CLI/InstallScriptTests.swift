@@ -2,11 +2,6 @@ import Foundation
 import Testing
 
 @testable import CLI
-@testable import Facts
-@testable import GitReader
-@testable import Journal
-@testable import Narrative
-@testable import Support
 
 /// `install.sh` puts the binary, the completions and the manual page where bash-completion, zsh, fish and man look,
 /// and `--uninstall` removes exactly that, leaving what was there before.

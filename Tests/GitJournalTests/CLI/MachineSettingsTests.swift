@@ -3,8 +3,6 @@ import Testing
 
 @testable import CLI
 @testable import Facts
-@testable import GitReader
-@testable import Journal
 @testable import Support
 
 /// What a machine says about itself in a shared journal (issue 20): its name, where its records go, and the

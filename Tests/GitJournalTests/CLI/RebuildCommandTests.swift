@@ -2,11 +2,7 @@ import Foundation
 import Testing
 
 @testable import CLI
-@testable import Facts
-@testable import GitReader
 @testable import Journal
-@testable import Narrative
-@testable import Support
 
 /// `gitjournal rebuild` and the journal files it leaves.
 @Suite struct RebuildCommandTests {

@@ -4,9 +4,6 @@ import Testing
 @testable import CLI
 @testable import Facts
 @testable import GitReader
-@testable import Journal
-@testable import Narrative
-@testable import Support
 
 /// `gitjournal repos` and what the journal does with repositories it cannot read.
 @Suite struct ReposCommandTests {

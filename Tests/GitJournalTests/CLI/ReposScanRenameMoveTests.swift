@@ -2,11 +2,6 @@ import Foundation
 import Testing
 
 @testable import CLI
-@testable import Facts
-@testable import GitReader
-@testable import Journal
-@testable import Narrative
-@testable import Support
 
 /// `repos scan`, `repos rename` and `repos move` with the real binary.
 @Suite struct ReposScanRenameMoveTests {

@@ -4,9 +4,6 @@ import Testing
 @testable import CLI
 @testable import Facts
 @testable import GitReader
-@testable import Journal
-@testable import Narrative
-@testable import Support
 
 /// `gitjournal show`: the JSON contract, the factual line, the signature and the ways to name a day.
 @Suite struct ShowCommandTests {

@@ -1,12 +1,7 @@
 import Foundation
 import Testing
 
-@testable import CLI
 @testable import Facts
-@testable import GitReader
-@testable import Journal
-@testable import Narrative
-@testable import Support
 
 /// `gitjournal show --week` and `show --since/--until`: a range says exactly what its days say, and weeks start
 /// and end where the journal's days do.

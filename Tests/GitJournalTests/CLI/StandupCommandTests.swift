@@ -1,10 +1,6 @@
 import Foundation
 import Testing
 
-@testable import CLI
-@testable import Facts
-@testable import Support
-
 /// `gitjournal standup`: the last day with commits before today, and today so far.
 @Suite struct StandupCommandTests {
   let sandbox: JournalSandbox

@@ -1,12 +1,8 @@
 import Foundation
 import Testing
 
-@testable import CLI
 @testable import Facts
 @testable import GitReader
-@testable import Journal
-@testable import Narrative
-@testable import Support
 
 /// Which day a commit belongs to: its author time, in the journal's time zone, from the configured day start.
 @Suite struct DayBoundaryTests {

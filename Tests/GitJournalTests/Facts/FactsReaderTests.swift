@@ -3,6 +3,7 @@ import Testing
 
 @testable import Facts
 @testable import GitReader
+@testable import Support
 
 /// How `FactsReader` shares commits out between repositories that hold the same history.
 @Suite struct FactsReaderTests {

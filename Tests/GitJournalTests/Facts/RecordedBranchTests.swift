@@ -3,7 +3,6 @@ import Testing
 
 @testable import Facts
 @testable import GitReader
-@testable import Support
 
 /// A day read again keeps the branch names its record holds (`DayFacts.keeping`).
 @Suite struct RecordedBranchTests {

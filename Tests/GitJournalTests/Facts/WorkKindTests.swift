@@ -1,7 +1,6 @@
 import Testing
 
 @testable import Facts
-@testable import GitReader
 
 /// A commit's kind of work comes from its subject alone: the conventional-commit type, with or without a scope
 /// and `!`, else the leading verb, else `other`.

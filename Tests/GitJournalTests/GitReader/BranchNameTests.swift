@@ -1,12 +1,7 @@
 import Foundation
 import Testing
 
-@testable import CLI
 @testable import Facts
-@testable import GitReader
-@testable import Journal
-@testable import Narrative
-@testable import Support
 
 /// Which branch a read of the repositories names for each commit (see `BranchAttribution`): the non-default
 /// branch whose first-parent line reaches it nearest, none on the default branch's line.

@@ -1,12 +1,8 @@
 import Foundation
 import Testing
 
-@testable import CLI
 @testable import Facts
 @testable import GitReader
-@testable import Journal
-@testable import Narrative
-@testable import Support
 
 /// Which commits a day counts: every local branch, each commit once, merges only when asked, only the user's.
 @Suite struct CommitSelectionTests {

@@ -2,7 +2,6 @@ import Foundation
 import Testing
 
 @testable import GitReader
-@testable import Support
 
 /// A rebuild plans every commit from its trees, then counts each distinct file's lines once, in the order the pack
 /// stores the blobs (`DiffPipeline`): every commit must get exactly the numbers it gets diffed alone.

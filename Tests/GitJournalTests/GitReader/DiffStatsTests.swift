@@ -1,12 +1,8 @@
 import Foundation
 import Testing
 
-@testable import CLI
 @testable import Facts
 @testable import GitReader
-@testable import Journal
-@testable import Narrative
-@testable import Support
 
 /// The journal's numbers are git's: every commit's files, insertions and deletions equal
 /// `git log --shortstat -M100%`.

@@ -1,12 +1,8 @@
 import Foundation
 import Testing
 
-@testable import CLI
 @testable import Facts
 @testable import GitReader
-@testable import Journal
-@testable import Narrative
-@testable import Support
 
 /// `journal.excludePaths` counts as git's pathspec exclusion does: on a generated history with renames (also into and
 /// out of excluded places), binaries and nested folders, each commit's numbers equal

@@ -1,12 +1,7 @@
 import Foundation
 import Testing
 
-@testable import CLI
-@testable import Facts
 @testable import GitReader
-@testable import Journal
-@testable import Narrative
-@testable import Support
 
 /// A long span read through the history cache gives exactly what a walk without it gives, branch names included,
 /// whatever happened to the references in between; and while nothing moved, it is the cache that answers, without

@@ -2,12 +2,7 @@ import CLibgit2
 import Foundation
 import Testing
 
-@testable import CLI
-@testable import Facts
 @testable import GitReader
-@testable import Journal
-@testable import Narrative
-@testable import Support
 
 /// The counts `LineChanges` gives, without diffing or from reduced texts, are the ones git gives.
 @Suite struct LineChangesTests {

@@ -3,7 +3,6 @@ import Foundation
 import Testing
 
 @testable import GitReader
-@testable import Support
 
 /// The local branches read from the files are exactly those libgit2's reference iterator gives, loose and packed,
 /// and anything they cannot read is left to libgit2.

@@ -1,12 +1,8 @@
 import Foundation
 import Testing
 
-@testable import CLI
 @testable import Facts
 @testable import GitReader
-@testable import Journal
-@testable import Narrative
-@testable import Support
 
 /// Commit messages are bytes: legacy encodings and invalid UTF-8 are decoded, never dropped, never a crash.
 @Suite struct MessageEncodingTests {

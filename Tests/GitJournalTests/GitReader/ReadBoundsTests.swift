@@ -1,10 +1,7 @@
 import Foundation
 import Testing
 
-@testable import CLI
-@testable import Facts
 @testable import GitReader
-@testable import Journal
 @testable import Support
 
 /// A repository's read has bounds of its own (issue 43): a damaged repository can keep libgit2 busy without end or

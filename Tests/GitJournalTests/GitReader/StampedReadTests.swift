@@ -2,7 +2,6 @@ import Foundation
 import Testing
 
 @testable import GitReader
-@testable import Support
 
 /// A repository whose stamp holds is not opened (`StampedRead`); these check that whatever changes what a full
 /// read gives also breaks the stamp, one test per way refs, HEAD, the config or the mailmap can change behind

@@ -1,11 +1,7 @@
 import Foundation
 import Testing
 
-@testable import CLI
-@testable import Facts
 @testable import GitReader
-@testable import Journal
-@testable import Narrative
 @testable import Support
 
 /// The hook takes another repository's records for today from the window cache while its branches stay where

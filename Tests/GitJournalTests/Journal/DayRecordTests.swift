@@ -4,7 +4,6 @@ import Testing
 @testable import Facts
 @testable import GitReader
 @testable import Journal
-@testable import Support
 
 /// Day records keep every fact of a day through a write and a read, and a damaged record is no record.
 @Suite struct DayRecordTests {

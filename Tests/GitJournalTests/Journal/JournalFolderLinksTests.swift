@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Facts
+@testable import GitReader
 @testable import Journal
 @testable import Support
 

@@ -1,12 +1,8 @@
 import Foundation
 import Testing
 
-@testable import CLI
 @testable import Facts
-@testable import GitReader
 @testable import Journal
-@testable import Narrative
-@testable import Support
 
 /// The journal file is the user's except for the managed block and gitjournal's front-matter keys.
 @Suite struct JournalMergerTests {

@@ -1,13 +1,6 @@
 import Foundation
 import Testing
 
-@testable import CLI
-@testable import Facts
-@testable import GitReader
-@testable import Journal
-@testable import Narrative
-@testable import Support
-
 /// The journal is a record: what it wrote stays, whatever happens to the repositories it came from, until the
 /// user asks for it to be forgotten. Real hooks, real `git commit`, the real binary.
 @Suite(.serialized) struct JournalRecordTests {

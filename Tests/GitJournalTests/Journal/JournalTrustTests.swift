@@ -1,12 +1,8 @@
 import Foundation
 import Testing
 
-@testable import CLI
 @testable import Facts
 @testable import GitReader
-@testable import Journal
-@testable import Narrative
-@testable import Support
 
 /// The user's text is theirs, whatever it holds and whenever it is saved; the views agree with the file.
 /// Real hooks, real `git commit`, the real binary.

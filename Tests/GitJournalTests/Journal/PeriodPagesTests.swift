@@ -1,9 +1,7 @@
 import Foundation
 import Testing
 
-@testable import CLI
 @testable import Facts
-@testable import GitReader
 @testable import Journal
 @testable import Support
 

@@ -2,7 +2,6 @@ import Foundation
 import Testing
 
 @testable import Narrative
-@testable import Support
 
 /// The health check, which both engines make alike against the server each speaks: one GET of the API's list of
 /// models, `true` for a correct answer, `false` for any failure within the health timeout (not the generation's).

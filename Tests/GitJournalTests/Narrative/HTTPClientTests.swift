@@ -1,12 +1,7 @@
 import Foundation
 import Testing
 
-@testable import CLI
-@testable import Facts
-@testable import GitReader
-@testable import Journal
 @testable import Narrative
-@testable import Support
 
 /// gitjournal's own HTTP client against a real server on loopback: framing, limits, one total deadline however
 /// the server behaves, and cancellation that reaches the socket.

@@ -2,7 +2,6 @@ import Foundation
 import Testing
 
 @testable import CLI
-@testable import Narrative
 
 /// The model is asked only for what someone will read: a commit asks at most for its day's sentence, a burst of
 /// commits asks once after it settles, and a running week's or month's page gets no sentence from a commit.

@@ -1,12 +1,7 @@
 import Foundation
 import Testing
 
-@testable import CLI
-@testable import Facts
-@testable import GitReader
-@testable import Journal
 @testable import Narrative
-@testable import Support
 
 /// The test server's own promises, which the other narrative tests rely on: it answers as scripted, records what
 /// it receives, and never outlives its test.

@@ -1,12 +1,8 @@
 import Foundation
 import Testing
 
-@testable import CLI
 @testable import Facts
-@testable import GitReader
-@testable import Journal
 @testable import Narrative
-@testable import Support
 
 /// The sentence end to end: the built binary installed as the hooks of a real repository, real `git commit`s,
 /// the detached narrator, and a loopback model server whose request counts prove the backoff.

@@ -1,13 +1,6 @@
 import Foundation
 import Testing
 
-@testable import CLI
-@testable import Facts
-@testable import GitReader
-@testable import Journal
-@testable import Narrative
-@testable import Support
-
 /// `rebuild`, `narrate` and `show --json` with the built binary against a loopback model server: the cache
 /// keeps unchanged days from the model, `--no-narrative` asks nothing, a failure pauses every later process. The week
 /// and month pages are off: these count the requests for the days' sentences (PeriodSentenceTests has theirs).

@@ -1,12 +1,9 @@
 import Foundation
 import Testing
 
-@testable import CLI
 @testable import Facts
 @testable import GitReader
-@testable import Journal
 @testable import Narrative
-@testable import Support
 
 /// The narrator against a real loopback server: a sentence or nil (never an error), the persisted backoff,
 /// one shared health check, the cache, the guard and privacy, each proven by the requests the server saw.

@@ -1,12 +1,7 @@
 import Foundation
 import Testing
 
-@testable import CLI
-@testable import Facts
-@testable import GitReader
-@testable import Journal
 @testable import Narrative
-@testable import Support
 
 /// The ollama engine against a server that answers as Ollama (or as llama-server, which it is sometimes
 /// pointed at by mistake): what goes on the wire and what comes back.

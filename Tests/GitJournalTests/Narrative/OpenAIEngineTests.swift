@@ -1,12 +1,7 @@
 import Foundation
 import Testing
 
-@testable import CLI
-@testable import Facts
-@testable import GitReader
-@testable import Journal
 @testable import Narrative
-@testable import Support
 
 /// The openai engine against a server that answers as llama-server, LM Studio or vLLM do.
 @Suite struct OpenAIEngineTests {

@@ -3,8 +3,6 @@ import Testing
 
 @testable import CLI
 @testable import Facts
-@testable import GitReader
-@testable import Journal
 @testable import Narrative
 @testable import Support
 

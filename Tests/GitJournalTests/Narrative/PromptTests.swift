@@ -1,10 +1,8 @@
 import Foundation
 import Testing
 
-@testable import CLI
 @testable import Facts
 @testable import GitReader
-@testable import Journal
 @testable import Narrative
 @testable import Support
 

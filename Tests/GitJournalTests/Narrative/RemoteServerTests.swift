@@ -1,12 +1,7 @@
 import Foundation
 import Testing
 
-@testable import CLI
-@testable import Facts
-@testable import GitReader
-@testable import Journal
 @testable import Narrative
-@testable import Support
 
 /// Nothing leaves the machine: a server that is not on loopback is refused before any connection or DNS
 /// query, unless `narrative.allowRemote = true`.

@@ -1,8 +1,6 @@
 import Foundation
 import Testing
 
-@testable import Facts
-@testable import GitReader
 @testable import Narrative
 @testable import Support
 

@@ -1,13 +1,6 @@
 import Foundation
 import Testing
 
-@testable import CLI
-@testable import Facts
-@testable import GitReader
-@testable import Journal
-@testable import Narrative
-@testable import Support
-
 /// A narrator decorates the facts already written and nothing else: one that started before the user changed
 /// the journal never puts the old state back into the file.
 @Suite struct StaleNarratorTests {

@@ -2,11 +2,6 @@ import Foundation
 import Testing
 
 @testable import CLI
-@testable import Facts
-@testable import GitReader
-@testable import Journal
-@testable import Narrative
-@testable import Support
 
 #if canImport(Glibc)
   @preconcurrency import Glibc

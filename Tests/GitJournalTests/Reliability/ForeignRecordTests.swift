@@ -3,8 +3,7 @@ import Testing
 
 @testable import CLI
 @testable import Facts
-@testable import Journal
-@testable import Support
+@testable import GitReader
 
 /// Another machine's day records arrive through the sync tool: input from outside. A record whose numbers overflow,
 /// whose commit is dated far from its day, or which is a symlink or huge is refused as a whole with one line; the

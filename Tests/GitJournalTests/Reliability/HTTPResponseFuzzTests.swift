@@ -1,12 +1,7 @@
 import Foundation
 import Testing
 
-@testable import CLI
-@testable import Facts
-@testable import GitReader
-@testable import Journal
 @testable import Narrative
-@testable import Support
 
 extension Reliability {
   /// The HTTP response parser against what a broken or hostile server can send: seeded random responses with

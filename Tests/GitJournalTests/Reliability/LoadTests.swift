@@ -1,12 +1,8 @@
 import Foundation
 import Testing
 
-@testable import CLI
 @testable import Facts
-@testable import GitReader
 @testable import Journal
-@testable import Narrative
-@testable import Support
 
 extension Reliability {
   /// Many repositories committing at once, each `git commit` a real process running the installed hook: every

@@ -1,13 +1,6 @@
 import Foundation
 import Testing
 
-@testable import CLI
-@testable import Facts
-@testable import GitReader
-@testable import Journal
-@testable import Narrative
-@testable import Support
-
 extension Reliability {
   /// Nothing leaves the machine unless the user says so: a model server that is not on loopback is refused
   /// before a single packet is sent (a listener on this machine's own network address sees no connection), and

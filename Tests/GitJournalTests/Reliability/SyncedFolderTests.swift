@@ -3,9 +3,7 @@ import Testing
 
 @testable import CLI
 @testable import Facts
-@testable import GitReader
 @testable import Journal
-@testable import Narrative
 @testable import Support
 
 extension Reliability {

@@ -1,11 +1,6 @@
 import Foundation
 
-@testable import CLI
-@testable import Facts
 @testable import GitReader
-@testable import Journal
-@testable import Narrative
-@testable import Support
 
 /// One commit as `git log --shortstat -M100%` reports it: the expected values the journal is compared with.
 struct LoggedCommit: Equatable {

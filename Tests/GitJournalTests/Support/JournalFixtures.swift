@@ -1,10 +1,8 @@
 import Foundation
 
-@testable import CLI
 @testable import Facts
 @testable import GitReader
 @testable import Journal
-@testable import Narrative
 @testable import Support
 
 /// Journal pages and files built in memory, for the pure tests of rendering and merging.

@@ -2,9 +2,6 @@ import Foundation
 
 @testable import CLI
 @testable import Facts
-@testable import GitReader
-@testable import Journal
-@testable import Narrative
 @testable import Support
 
 /// What one gitjournal run left: exit status and both output streams.

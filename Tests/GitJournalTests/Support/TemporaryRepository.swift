@@ -1,12 +1,5 @@
 import Foundation
 
-@testable import CLI
-@testable import Facts
-@testable import GitReader
-@testable import Journal
-@testable import Narrative
-@testable import Support
-
 /// A git repository in a temporary folder, made and changed with the `git` command line.
 ///
 /// Every `git` runs with a clean environment: no GIT_DIR, GIT_INDEX_FILE or GIT_WORK_TREE from outside, a

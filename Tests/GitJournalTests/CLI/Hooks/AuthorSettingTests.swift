@@ -1,11 +1,6 @@
 import Foundation
 import Testing
 
-@testable import CLI
-@testable import Facts
-@testable import GitReader
-@testable import Journal
-@testable import Narrative
 @testable import Support
 
 /// No setting empties the journal silently: `journal.author` refuses what cannot be an email, a configured author

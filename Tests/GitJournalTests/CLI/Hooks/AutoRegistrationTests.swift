@@ -1,13 +1,6 @@
 import Foundation
 import Testing
 
-@testable import CLI
-@testable import Facts
-@testable import GitReader
-@testable import Journal
-@testable import Narrative
-@testable import Support
-
 /// Under the global hook, a repository's first commit registers it, as `journal.include`, `journal.exclude` and
 /// `repo.<name>.exclude` allow; the repository that holds the journal is never registered.
 @Suite struct AutoRegistrationTests {

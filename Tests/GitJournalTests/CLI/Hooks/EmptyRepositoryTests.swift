@@ -1,12 +1,7 @@
 import Foundation
 import Testing
 
-@testable import CLI
 @testable import Facts
-@testable import GitReader
-@testable import Journal
-@testable import Narrative
-@testable import Support
 
 /// A repository with no commits yet is the most common thing to install into: it is a readable repository
 /// with nothing to journal, never a fault (issue 14). Checked with the real binary and real `git commit`.

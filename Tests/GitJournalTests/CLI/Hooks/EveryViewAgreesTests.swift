@@ -1,12 +1,7 @@
 import Foundation
 import Testing
 
-@testable import CLI
 @testable import Facts
-@testable import GitReader
-@testable import Journal
-@testable import Narrative
-@testable import Support
 
 /// The hook's files, `show` of a day, a range, a week and `rebuild` all name the same commits: on a line of history
 /// whose committer dates go backwards (an import, `git am`, `git rebase --committer-date-is-author-date`), where the

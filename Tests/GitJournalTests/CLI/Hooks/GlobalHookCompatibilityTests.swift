@@ -1,13 +1,6 @@
 import Foundation
 import Testing
 
-@testable import CLI
-@testable import Facts
-@testable import GitReader
-@testable import Journal
-@testable import Narrative
-@testable import Support
-
 /// With the global hook installed, repositories set up by hook managers behave exactly as before: each layout is
 /// made twice, once used without gitjournal and once with `install --global`, the same git commands run in both,
 /// and what they did (exit status, stderr, what their hooks saw) must be the same. The hook files are written as

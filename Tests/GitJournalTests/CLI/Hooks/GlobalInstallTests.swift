@@ -2,11 +2,6 @@ import Foundation
 import Testing
 
 @testable import CLI
-@testable import Facts
-@testable import GitReader
-@testable import Journal
-@testable import Narrative
-@testable import Support
 
 /// `install --global` and `uninstall --global` with the real binary and real `git commit`s: the user's global git
 /// config comes back byte for byte, and the hooks folder is gitjournal's.

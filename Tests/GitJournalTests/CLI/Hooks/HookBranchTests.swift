@@ -1,13 +1,6 @@
 import Foundation
 import Testing
 
-@testable import CLI
-@testable import Facts
-@testable import GitReader
-@testable import Journal
-@testable import Narrative
-@testable import Support
-
 /// The branch a commit was made on, through the hook real git runs: the branch checked out names it, unless it is
 /// the default branch, and the name stays in the journal after the branch is gone.
 @Suite struct HookBranchTests {

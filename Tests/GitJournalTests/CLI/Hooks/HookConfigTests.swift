@@ -2,11 +2,6 @@ import Foundation
 import Testing
 
 @testable import CLI
-@testable import Facts
-@testable import GitReader
-@testable import Journal
-@testable import Narrative
-@testable import Support
 
 /// The hook reads the config file `install` used, and does nothing without it: GUI clients run hooks without the
 /// user's shell variables, and a hook that fell back to "the current repository with defaults" would journal (and

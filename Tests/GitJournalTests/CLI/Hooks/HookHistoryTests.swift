@@ -1,13 +1,6 @@
 import Foundation
 import Testing
 
-@testable import CLI
-@testable import Facts
-@testable import GitReader
-@testable import Journal
-@testable import Narrative
-@testable import Support
-
 /// History rewrites and old author dates, through the hooks real git runs: amend, cherry-pick and rebase leave
 /// each commit in the journal once, under its new id, in the day it was authored.
 @Suite struct HookHistoryTests {

@@ -2,11 +2,6 @@ import Foundation
 import Testing
 
 @testable import CLI
-@testable import Facts
-@testable import GitReader
-@testable import Journal
-@testable import Narrative
-@testable import Support
 
 /// `gitjournal install` and `uninstall` with the real binary, and what a real `git commit` then does.
 @Suite struct HookInstallTests {

@@ -2,11 +2,6 @@ import Foundation
 import Testing
 
 @testable import CLI
-@testable import Facts
-@testable import GitReader
-@testable import Journal
-@testable import Narrative
-@testable import Support
 
 /// Hooks go where git really runs them from: core.hooksPath (local or global), the common git dir of linked
 /// worktrees; and install refuses where a hook makes no sense or belongs to the project.

@@ -2,10 +2,7 @@ import Foundation
 import Testing
 
 @testable import CLI
-@testable import Facts
-@testable import GitReader
 @testable import Journal
-@testable import Narrative
 @testable import Support
 
 /// The hook never fails or disturbs the git command: odd paths, concurrent commits, a missing binary and a

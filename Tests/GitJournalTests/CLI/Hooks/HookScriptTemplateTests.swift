@@ -2,11 +2,6 @@ import Foundation
 import Testing
 
 @testable import CLI
-@testable import Facts
-@testable import GitReader
-@testable import Journal
-@testable import Narrative
-@testable import Support
 
 /// The shipped hook template and the script compiled into the binary are one text, and a valid `sh` script.
 @Suite struct HookScriptTemplateTests {

@@ -1,12 +1,7 @@
 import Foundation
 import Testing
 
-@testable import CLI
 @testable import Facts
-@testable import GitReader
-@testable import Journal
-@testable import Narrative
-@testable import Support
 
 /// One journal across machines (issue 20): each machine is a HOME of its own, with its own `journal.host`,
 /// repositories, state folder and so journal lock; real `git`, the real binary and its hooks. Both also commit in

@@ -1,12 +1,7 @@
 import Foundation
 import Testing
 
-@testable import CLI
 @testable import Facts
-@testable import GitReader
-@testable import Journal
-@testable import Narrative
-@testable import Support
 
 /// Clones, bare mirrors and linked worktrees of one project are one history: each commit counts once, in one
 /// project (issue 14, item 3). Real `git`, the real binary, its hooks.

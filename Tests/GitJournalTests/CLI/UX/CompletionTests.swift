@@ -2,11 +2,6 @@ import Foundation
 import Testing
 
 @testable import CLI
-@testable import Facts
-@testable import GitReader
-@testable import Journal
-@testable import Narrative
-@testable import Support
 
 /// The completion scripts, written from the command specs: bash's function is run on command lines with plain bash
 /// (COMP_WORDS and COMP_CWORD set, COMPREPLY read back), as bash-completion would call it.

@@ -2,10 +2,6 @@ import Foundation
 import Testing
 
 @testable import CLI
-@testable import Facts
-@testable import GitReader
-@testable import Journal
-@testable import Narrative
 @testable import Support
 
 /// What a new user runs into in the first hour: each of these was wrong once.

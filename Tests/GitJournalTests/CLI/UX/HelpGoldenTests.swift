@@ -2,11 +2,6 @@ import Foundation
 import Testing
 
 @testable import CLI
-@testable import Facts
-@testable import GitReader
-@testable import Journal
-@testable import Narrative
-@testable import Support
 
 /// Pins every help text to a golden file: a change to what users read is a deliberate change to the file.
 /// To update after such a change: `.build/debug/gitjournal help <topic> > Tests/GitJournalTests/CLI/Golden/help-<topic>.txt`.

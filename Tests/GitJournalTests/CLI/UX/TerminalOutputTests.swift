@@ -5,7 +5,6 @@ import Testing
 @testable import Facts
 @testable import GitReader
 @testable import Journal
-@testable import Narrative
 @testable import Support
 
 /// What a person sees: colours only for terminals, the heatmap, completions, doctor's verdict.

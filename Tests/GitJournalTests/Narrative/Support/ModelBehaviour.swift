@@ -1,11 +1,6 @@
 import Foundation
 
-@testable import CLI
-@testable import Facts
-@testable import GitReader
-@testable import Journal
 @testable import Narrative
-@testable import Support
 
 /// A model server as a test scripts it: which API it speaks (answering the way Ollama, llama-server or any
 /// OpenAI-compatible server does, per ../shared/notes/local-llm-protocols.md), what the model writes, and how

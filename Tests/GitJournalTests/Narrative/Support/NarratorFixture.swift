@@ -1,9 +1,6 @@
 import Foundation
 
-@testable import CLI
 @testable import Facts
-@testable import GitReader
-@testable import Journal
 @testable import Narrative
 @testable import Support
 
