@@ -3,12 +3,6 @@ import Testing
 
 @testable import CLI
 
-#if canImport(Glibc)
-  @preconcurrency import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 extension Reliability {
   /// Every number from the network or the config is bounded before use (issue 15, item 6), proven with the built
   /// binary: hostile framings from a model server, ports and durations out of range in the config, and a pause file

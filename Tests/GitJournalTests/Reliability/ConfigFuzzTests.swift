@@ -6,12 +6,6 @@ import Testing
 @testable import Narrative
 @testable import Support
 
-#if canImport(Glibc)
-  @preconcurrency import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 extension Reliability {
   /// The config reader against random files: seeded random sections (known, misspelled, in other cases, with and
   /// without subsections), keys and values (numbers past every bound, NaN, infinities, ports past 65535, paths,

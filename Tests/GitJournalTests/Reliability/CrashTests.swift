@@ -5,12 +5,6 @@ import Testing
 @testable import Journal
 @testable import Support
 
-#if canImport(Glibc)
-  @preconcurrency import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 extension Reliability {
   /// gitjournal killed with SIGKILL while it rewrites journal files: each file is then the old or the new
   /// version, never a mix or a truncated one; the next run finishes the job and removes what the killed one left;

@@ -4,12 +4,6 @@ import Testing
 @testable import Journal
 @testable import Support
 
-#if canImport(Glibc)
-  @preconcurrency import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 extension Reliability {
   /// A journal folder that cannot be written, a full disk and a missing config folder: a clear error that names
   /// the folder, nothing lost (the old file intact, the commits journaled once the problem is gone), and the

@@ -1,11 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-  @preconcurrency import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// A model server for the narrative tests: a real listening socket on 127.0.0.1 (an ephemeral port), served by
 /// its own threads, that answers each request the way the test's script says and records every request.
 ///

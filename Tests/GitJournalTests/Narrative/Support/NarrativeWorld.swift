@@ -4,12 +4,6 @@ import Testing
 @testable import Narrative
 @testable import Support
 
-#if canImport(Glibc)
-  @preconcurrency import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// A user's machine for the end-to-end narrative tests: a `HookWorld` (HOME, git identity, the built binary)
 /// with one repository whose hooks are installed by `gitjournal install`, a config that points the narrative
 /// at a `ModelServer` with short limits, and the detached narrators the hooks start, which never outlive the

@@ -1,11 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-  @preconcurrency import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// The detached `gitjournal narrate` processes a test's hooks started. The hook does not report their ids
 /// (they are in their own session, children of no one), so they are found in /proc by their command line and
 /// the HOME of the test's world, then awaited or killed by pid: no narrator outlives its test.

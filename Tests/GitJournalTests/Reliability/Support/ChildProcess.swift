@@ -1,11 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-  @preconcurrency import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// A child process a test may kill with SIGKILL at any moment. Its output is discarded: a killed child's
 /// output means nothing, and a pipe nobody reads could block it.
 final class ChildProcess {

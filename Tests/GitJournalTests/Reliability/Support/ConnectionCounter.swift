@@ -2,12 +2,6 @@ import Foundation
 
 @testable import Support
 
-#if canImport(Glibc)
-  @preconcurrency import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// A TCP listener on all interfaces that counts the connections it accepts and closes each at once: the
 /// privacy tests point gitjournal at this machine's own non-loopback address, where a connection attempt would
 /// be seen here. It never leaves the machine; it stops when released.

@@ -1,11 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-  @preconcurrency import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// A process that holds a `flock(2)` lock and does nothing else, as a gitjournal stopped with Ctrl-Z or hung on a
 /// network mount would: `flock(1)` locks a descriptor of the shell, which then becomes `sleep`, so one process
 /// holds the lock until it is killed (the kernel then releases it).
