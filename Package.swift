@@ -143,7 +143,8 @@ if let libdeflateArchives {
 let libstdcxxStatic: [String] = linksLibstdcxxStatically ? ["-L\(Context.packageDirectory)/link"] : []
 // A file uses only the members of the modules it imports itself, not of any module another file of its target
 // happens to import (SE-0444, Swift 6.1): what a file depends on is in its own imports. Older compilers build the
-// same code without the check.
+// same code without the check. A member named as the standard library's (Support's `joined`) is the standard
+// library's in a file that does not import Support, without an error: such a file imports Support.
 #if compiler(>=6.1)
   let importedMembersOnly: [SwiftSetting] = [.enableUpcomingFeature("MemberImportVisibility")]
 #else

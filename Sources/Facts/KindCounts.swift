@@ -1,4 +1,5 @@
 import GitReader
+import Support
 
 /// How many commits of each kind of work (`WorkKind`): a project's, a day's, a week's. Encoded as a JSON object
 /// from kind to count, kinds with no commit left out, in `WorkKind`'s order.

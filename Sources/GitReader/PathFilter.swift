@@ -1,3 +1,5 @@
+import Support
+
 #if canImport(Glibc)
   @preconcurrency import Glibc
 #elseif canImport(Darwin)

@@ -1,3 +1,5 @@
+import Support
+
 /// A journal file's bytes as text the merger can work on, and back, losing nothing: a file that is valid UTF-8
 /// is its text; in one that is not (notes pasted from a Latin-1 file, a binary accident), every line that does
 /// not decode stands in the text as a placeholder line and gets its exact bytes back when the file is written.

@@ -3,7 +3,8 @@ extension Array where Element == String {
   /// one is concrete: the standard library's is generic over any collection of strings, and its first call in a
   /// process has the runtime look up the collection's associated types, a cost the hook paid on every commit
   /// (BENCHMARKS.md, the hook).
-  /// Modules that import Support call this one for an array. The bytes are copied once into a string of the right
+  /// A file that imports Support calls this one for an array; one that does not gets the standard library's, with
+  /// no error to say so (`MemberImportVisibility`, see Package.swift), so a file on the hook's path imports Support. The bytes are copied once into a string of the right
   /// size (appending piece by piece cost a page's rendering more than the generic call).
   package func joined(separator: String = "") -> String {
     guard let first else { return "" }

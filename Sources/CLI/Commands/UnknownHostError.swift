@@ -1,3 +1,5 @@
+import Support
+
 /// `--host` names a machine that never wrote to the journal: its share would be "No commits", which says nothing
 /// true about it.
 struct UnknownHostError: Error, CustomStringConvertible {

@@ -1,3 +1,5 @@
+import Support
+
 /// Copies a text line by line, dropping the lines of the sections it is told to hide and putting their count where
 /// the first of them was (`PrivateRedaction`).
 struct SectionRedactor {

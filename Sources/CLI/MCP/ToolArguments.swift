@@ -1,4 +1,5 @@
 import Facts
+import Support
 
 /// A tool's `arguments`, checked: an object whose keys are the tool's parameters, each of its type. Every problem
 /// is a -32602 error that names the parameter.
