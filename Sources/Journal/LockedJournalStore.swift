@@ -27,11 +27,25 @@ public struct LockedJournalStore: Sendable {
     private let names = Locked<[String]?>(nil)
     private let isAlone = Locked<Bool?>(nil)
 
-    func names(_ list: () -> [String]) -> [String] { names.remembered(list) }
+    func names(_ list: () -> [String]) -> [String] {
+      names.withLock { kept in
+        if let kept { return kept }
+        let made = list()
+        kept = made
+        return made
+      }
+    }
 
     /// Whether this machine's records are the only ones and it forgot nothing (`DayRecordStore.isAlone`), looked
     /// at once: every day's page asks.
-    func isAlone(_ look: () -> Bool) -> Bool { isAlone.remembered(look) }
+    func isAlone(_ look: () -> Bool) -> Bool {
+      isAlone.withLock { kept in
+        if let kept { return kept }
+        let made = look()
+        kept = made
+        return made
+      }
+    }
 
     /// Forgets what was listed and looked at: after this process forgot commits, or another machine's write landed.
     func reset() {

@@ -124,7 +124,14 @@ private final class MachineFolders: Sendable {
   // The journal's writers may run on several threads of one process.
   private let listed = Locked<[String]?>(nil)
 
-  func names(_ list: () -> [String]) -> [String] { listed.remembered(list) }
+  func names(_ list: () -> [String]) -> [String] {
+    listed.withLock { kept in
+      if let kept { return kept }
+      let made = list()
+      kept = made
+      return made
+    }
+  }
 
   func forget() { listed.withLock { $0 = nil } }
 }

@@ -22,41 +22,41 @@ package enum InOrderWork {
 }
 
 /// The results of a row of items that a few threads work on, each taking the next run of items in order, until
-/// all are taken, one failed, or the taker says stop.
-package final class WorkSlots<Result: Sendable, Failure: Error>: Sendable {
-  private struct Slots {
-    var results: [Result?]
-    var next = 0
-    var isStopped = false
-    var failure: Failure?
-  }
-  private let slots: Locked<Slots>
+/// all are taken, one failed, or the taker says stop. `@unchecked Sendable`: every access goes through `lock`. Not a
+/// `Locked`: this type is generic, and a `Locked` of its generic state costs a run-time metadata lookup at every
+/// call (a second rebuild takes a run per day).
+package final class WorkSlots<Result: Sendable, Failure: Error>: @unchecked Sendable {
+  private let lock = Lock()
+  private var slots: [Result?]
+  private var next = 0
+  private var isStopped = false
+  private var failure: Failure?
 
-  package init(count: Int) { slots = Locked(Slots(results: Array(repeating: nil, count: count))) }
+  package init(count: Int) { slots = Array(repeating: nil, count: count) }
 
   /// The next `length` items to do (fewer at the end); nil once all are taken, one failed, or `shouldContinue`
   /// said no (asked for every run but the first).
   package func nextRun(length: Int = 1, while shouldContinue: () -> Bool = { true }) -> Range<Int>? {
-    slots.withLock { slots in
-      guard !slots.isStopped, slots.failure == nil, slots.next < slots.results.count else { return nil }
-      if slots.next > 0 && !shouldContinue() {
-        slots.isStopped = true
+    lock.withLock {
+      guard !isStopped, failure == nil, next < slots.count else { return nil }
+      if next > 0 && !shouldContinue() {
+        isStopped = true
         return nil
       }
-      let run = slots.next..<min(slots.next + max(1, length), slots.results.count)
-      slots.next = run.upperBound
+      let run = next..<min(next + max(1, length), slots.count)
+      next = run.upperBound
       return run
     }
   }
 
-  package func set(_ index: Int, _ result: Result) { slots.withLock { $0.results[index] = result } }
+  package func set(_ index: Int, _ result: Result) { lock.withLock { slots[index] = result } }
 
   /// Stops the taking; the first failure is the one `results()` throws.
-  package func fail(_ error: Failure) { slots.withLock { $0.failure = $0.failure ?? error } }
+  package func fail(_ error: Failure) { lock.withLock { failure = failure ?? error } }
 
   /// The results of the items taken, in order; call once every thread is done.
   package func results() throws(Failure) -> [Result] {
-    let (taken, failure) = slots.withLock { ($0.results[..<$0.next], $0.failure) }
+    let (taken, failure) = lock.withLock { (slots[..<next], self.failure) }
     if let failure { throw failure }
     return taken.map { $0! }
   }

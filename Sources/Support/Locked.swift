@@ -19,16 +19,3 @@ package final class Locked<State> {
 
 // Every access to `state` holds `lock`.
 extension Locked: @unchecked Sendable where State: Sendable {}
-
-extension Locked {
-  /// The value kept, made by `make` while holding the lock on the first call (or the first after it was set to
-  /// nil): a value looked up once per process and asked for from several threads.
-  package func remembered<Value>(_ make: () -> Value) -> Value where State == Value? {
-    withLock { kept in
-      if let kept { return kept }
-      let made = make()
-      kept = made
-      return made
-    }
-  }
-}
